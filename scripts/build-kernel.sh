@@ -1,0 +1,63 @@
+#!/bin/bash
+# Usage: scripts/build-kernel.sh stock|patched|rev:REV [extra.config]
+# Builds the guest kernel from branch "base" (stock), "patched", or any
+# revision REV of the tree made by scripts/kernel-tree.sh (the series
+# bisection check builds each patch this way), with tinyconfig plus
+# kernel-patches/guest.config (plus the optional extra fragment).
+# Both flavours share one object directory, so switching branches
+# rebuilds only what the series touches. The result is cached under
+# $CACHE_DIR/kernels/<hash of source tree and config>; the path of that
+# directory (holding bzImage and usr/include) is printed on stdout.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+flavour="${1:-}"
+extra="${2:-}"
+case "$flavour" in
+stock) branch=base ;;
+patched) branch=patched ;;
+rev:?*) branch="${flavour#rev:}" flavour=rev ;;
+*) die "usage: $0 stock|patched|rev:REV [extra.config]" ;;
+esac
+fragments=("$PATCH_DIR/guest.config")
+[[ -n "$extra" ]] && fragments+=("$(realpath "$extra")")
+
+"$REPO_DIR/scripts/kernel-tree.sh"
+commit="$(git -C "$TREE_DIR" rev-parse --verify -q "$branch^{commit}")" ||
+	die "no revision $branch in $TREE_DIR"
+# Keyed by the source tree, not the commit: a reworded commit message
+# needs no rebuild.
+tree="$(git -C "$TREE_DIR" rev-parse "$commit^{tree}")"
+key="$( (echo "$tree"; cat "${fragments[@]}") | sha256sum | cut -c1-16)"
+dest="$KERNELS_DIR/$flavour-$key"
+if [[ -f "$dest/bzImage" ]]; then
+	log "kernel $flavour cached: $dest"
+	echo "$dest"
+	exit 0
+fi
+
+log "building $flavour kernel ($branch, ${commit:0:12})"
+git -C "$TREE_DIR" checkout -q -f "$commit"
+cfg_key="$(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
+obj="$BUILD_DIR/$cfg_key"
+mkdir -p "$obj"
+mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP=uring-seccomp KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
+"${mk[@]}" tinyconfig >/dev/null
+"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null
+"${mk[@]}" olddefconfig >/dev/null
+# Every line of the fragments must have survived Kconfig's resolution.
+missing=0
+while read -r line; do
+	[[ "$line" == CONFIG_* ]] || continue
+	grep -qx -- "$line" "$obj/.config" || { echo "config: $line was not taken" >&2; missing=1; }
+done < <(cat "${fragments[@]}")
+((missing == 0)) || die "guest config fragment does not resolve; fix kernel-patches/guest.config"
+"${mk[@]}" bzImage 2>"$obj/build.log" || { tail -40 "$obj/build.log" >&2; die "kernel build failed ($flavour)"; }
+"${mk[@]}" headers_install INSTALL_HDR_PATH="$obj/hdr" >/dev/null
+mkdir -p "$dest.tmp"
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$dest.tmp/"
+rm -rf "$dest.tmp/usr" && cp -r "$obj/hdr" "$dest.tmp/usr"
+echo "$commit" >"$dest.tmp/commit"
+rm -rf "$dest" && mv "$dest.tmp" "$dest"
+echo "$dest"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Usage: scripts/kernel-tree.sh
+# Prepares the kernel git tree in $CACHE_DIR/linux: branch "base" holds
+# the Debian linux-source-6.12 tarball as one commit, branch "patched"
+# is base plus kernel-patches/ applied with git am in series order.
+# Idempotent: the tarball is unpacked once, the series re-applied only
+# when it changed. Prints nothing on stdout.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+[[ -f "$LINUX_TARBALL" ]] || die "$LINUX_TARBALL not found; run scripts/setup.sh"
+
+if ! git -C "$TREE_DIR" rev-parse -q --verify base >/dev/null 2>&1; then
+	log "unpacking $LINUX_TARBALL (once)"
+	# A new tree has old mtimes: objects built from another tree would
+	# look up to date, so the object directory goes too.
+	rm -rf "$TREE_DIR" "$TREE_DIR.tmp" "$BUILD_DIR"
+	mkdir -p "$TREE_DIR.tmp"
+	tar -xf "$LINUX_TARBALL" -C "$TREE_DIR.tmp" --strip-components=1
+	version="$(make -s -C "$TREE_DIR.tmp" kernelversion)"
+	[[ "$version" == 6.12.* ]] || die "tarball is Linux $version, want 6.12.x"
+	# Debian's .gitignore ends with "/*" and "!/debian/", which would
+	# ignore every top-level path of the tree: drop those two lines.
+	# The base is the tarball as shipped, so add it with -f: files the
+	# kernel's own .gitignore rules match (.gitignore files themselves,
+	# .clang-format, ...) are part of the source too.
+	sed -i -e '/^\/\*$/d' -e '/^!\/debian\/$/d' "$TREE_DIR.tmp/.gitignore"
+	git -C "$TREE_DIR.tmp" init -q -b base
+	git -C "$TREE_DIR.tmp" add -A -f
+	git -C "$TREE_DIR.tmp" commit -q -m "Linux $version (Debian linux-source-6.12)"
+	mv "$TREE_DIR.tmp" "$TREE_DIR"
+fi
+
+series_hash="$(series_patches | hash_files)"
+if [[ "$(git -C "$TREE_DIR" config --get uring-seccomp.series || true)" != "$series_hash" ]] ||
+	! git -C "$TREE_DIR" rev-parse -q --verify patched >/dev/null; then
+	log "applying kernel-patches/ onto base"
+	git -C "$TREE_DIR" am --abort >/dev/null 2>&1 || true
+	git -C "$TREE_DIR" checkout -q -f -B patched base
+	while read -r patch; do
+		if ! git -C "$TREE_DIR" am -q --keep-cr "$patch" >/dev/null 2>&1; then
+			git -C "$TREE_DIR" am --abort >/dev/null 2>&1 || true
+			die "patch $(basename "$patch") does not apply onto base (git am failed)"
+		fi
+	done < <(series_patches)
+	git -C "$TREE_DIR" config uring-seccomp.series "$series_hash"
+fi

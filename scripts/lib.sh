@@ -1,0 +1,53 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are for the scripts that source this
+# Shared settings for the uring-seccomp scripts. Sourced, never run.
+#
+# Everything the scripts build lives under CACHE_DIR (default
+# /var/cache/uring-seccomp), keyed by content hashes, so a rerun reuses
+# it and deleting the directory forces a cold start:
+#   linux/            git tree: branch "base" = the Debian tarball,
+#                     branch "patched" = base + kernel-patches/ series
+#   build/            kernel object directory shared by both branches
+#   kernels/<key>/    bzImage and headers for one (tree, config) pair
+#   out/              test binaries, initramfs images, guest logs
+
+REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE_DIR="${URING_SECCOMP_CACHE:-/var/cache/uring-seccomp}"
+LINUX_TARBALL="${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
+TREE_DIR="$CACHE_DIR/linux"
+BUILD_DIR="$CACHE_DIR/build"
+KERNELS_DIR="$CACHE_DIR/kernels"
+OUT_DIR="$CACHE_DIR/out"
+PATCH_DIR="$REPO_DIR/kernel-patches"
+JOBS="$(nproc)"
+
+export LC_ALL=C
+export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-uring-seccomp}"
+export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-uring-seccomp@localhost}"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME"
+export GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "==> $*" >&2
+}
+
+# The patch files of the series, in series order.
+series_patches() {
+	local p
+	[[ -f "$PATCH_DIR/series" ]] || die "$PATCH_DIR/series is missing"
+	while read -r p; do
+		[[ -z "$p" || "$p" == \#* ]] && continue
+		[[ -f "$PATCH_DIR/$p" ]] || die "series names $p, which is not in $PATCH_DIR"
+		echo "$PATCH_DIR/$p"
+	done <"$PATCH_DIR/series"
+}
+
+# A short content hash of files given on stdin (one path a line).
+hash_files() {
+	xargs -r cat | sha256sum | cut -c1-16
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Usage: scripts/run-tests.sh
+# The README's test command. On a fresh Debian 12 machine: installs what
+# it needs, builds the stock and the patched 6.12 kernel (cached under
+# $CACHE_DIR), checks the series (checkpatch --strict, every patch builds
+# on its own, the selftests patch matches selftests/, include/ matches the
+# patched UAPI), boots both kernels in QEMU with the same test binaries
+# and ends with one line "N passed, N failed, N skipped". Exits non-zero
+# on any failure, kernel splat, crash or hung guest.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+scripts="$REPO_DIR/scripts"
+start=$SECONDS
+
+"$scripts/setup.sh"
+"$scripts/kernel-tree.sh"
+declare -A kernel
+kernel[stock]="$("$scripts/build-kernel.sh" stock)"
+kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+
+run="$OUT_DIR/test-run"
+rm -rf "$run"
+mkdir -p "$run"
+
+log "checking the series"
+host="$run/host.tap"
+"$scripts/check-series.sh" >"$run/series.tap"
+{
+	echo "TAP version 13"
+	echo "1..2"
+	if cmp -s "$REPO_DIR/include/linux/seccomp.h" "${kernel[patched]}/usr/include/linux/seccomp.h"; then
+		echo "ok 1 include/linux/seccomp.h is the patched kernel's UAPI header"
+	else
+		diff -u "${kernel[patched]}/usr/include/linux/seccomp.h" "$REPO_DIR/include/linux/seccomp.h" | sed 's/^/# /'
+		echo "not ok 1 include/linux/seccomp.h is the patched kernel's UAPI header"
+	fi
+	if out="$("$scripts/gen-selftest-patch.sh" --check 2>&1)"; then
+		echo "ok 2 the series' selftests patch is generated from selftests/"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		echo "not ok 2 the series' selftests patch is generated from selftests/"
+	fi
+} >"$host"
+
+log "building the test programs"
+"$scripts/build-tests.sh" "${kernel[patched]}" "$run/tests" >/dev/null
+"$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz"
+
+rc=0
+for k in patched stock; do
+	kdir="${kernel[$k]}"
+	"$scripts/boot-guest.sh" "$kdir" "$run/tests.cpio.gz" "$run/$k.log" 900 || rc=$?
+	((rc == 124)) && echo "ERROR: the $k guest hung (killed after 900 s)" >&2
+	rc=0
+done
+
+log "results (logs in $run)"
+rc=0
+python3 "$scripts/parse-results.py" \
+	--host "series=$run/series.tap" --host "host=$host" \
+	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
+log "took $((SECONDS - start)) s"
+exit "$rc"
