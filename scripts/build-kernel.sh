@@ -11,6 +11,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+lock_tree
 
 flavour="${1:-}"
 extra="${2:-}"

@@ -7,6 +7,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+lock_tree
 
 "$REPO_DIR/scripts/kernel-tree.sh"
 # checkpatch runs scripts/spdxcheck.py, which needs Debian's python3-ply

@@ -8,6 +8,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+lock_tree
 
 [[ -f "$LINUX_TARBALL" ]] || die "$LINUX_TARBALL not found; run scripts/setup.sh"
 

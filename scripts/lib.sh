@@ -51,3 +51,18 @@ series_patches() {
 hash_files() {
 	xargs -r cat | sha256sum | cut -c1-16
 }
+
+# Serialise everything that touches the shared kernel tree and object
+# directories (checkout, git am, make): two builds at once would corrupt
+# them and overload the machine. The lock is held until the calling
+# script exits; scripts it starts inherit it.
+lock_tree() {
+	[[ -n "${URING_SECCOMP_TREE_LOCKED:-}" ]] && return 0
+	mkdir -p "$CACHE_DIR"
+	exec 9>"$CACHE_DIR/tree.lock"
+	if ! flock -n 9; then
+		log "waiting for another build to release $CACHE_DIR/tree.lock"
+		flock 9
+	fi
+	export URING_SECCOMP_TREE_LOCKED=1
+}

@@ -17,11 +17,12 @@ busybox=/bin/busybox
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp,etc,tests/bin}
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,etc,tests/bin,tests/suites}
 cp "$busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 cp "$REPO_DIR/scripts/guest/init" "$stage/init"
 cp "$REPO_DIR/scripts/guest/run-guest.sh" "$stage/tests/"
+cp -a "$REPO_DIR/scripts/guest/suites/." "$stage/tests/suites/"
 cp -a "$bin_dir"/. "$stage/tests/bin/"
 for f in "$@"; do
 	cp -a "$f" "$stage/tests/"

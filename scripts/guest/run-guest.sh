@@ -1,27 +1,9 @@
 #!/bin/sh
-# Runs inside the guest: every test program in /tests/bin, as TAP.
-# The kselftest prints its own TAP; each liburing test is one TAP line
-# of a suite built here from its exit code (0 pass, 77 skip, 99 bypass
-# reproduced on a stock kernel, anything else fail). Each suite starts
-# with "# suite: NAME" so the host can check its plan.
-echo "# suite: selftests/seccomp_uring"
-/tests/bin/seccomp_uring 2>&1
-
-echo "# suite: liburing-tests"
-set -- /tests/bin/uring-*
-echo "TAP version 13"
-echo "1..$#"
-n=0
-for t in "$@"; do
-	n=$((n + 1))
-	name="${t##*/uring-}"
-	out="$(timeout 60 "$t" 2>&1)"
-	rc=$?
-	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
-	case $rc in
-	0) echo "ok $n $name" ;;
-	77) echo "ok $n $name # SKIP" ;;
-	99) echo "ok $n $name # SKIP BYPASS reproduced on stock kernel" ;;
-	*) echo "not ok $n $name # exit $rc" ;;
-	esac
+# Runs inside the guest: every suite script of /tests/suites, in name
+# order. Each prints "# suite: NAME" and then TAP with a plan, so the host
+# can check that every suite ran to its end.
+status=0
+for suite in /tests/suites/*.sh; do
+	sh "$suite" || status=1
 done
+exit $status
