@@ -14,11 +14,11 @@ dev="${1:-$CACHE_DIR/dev}"
 git -C "$dev" rev-parse -q --verify base >/dev/null || die "$dev has no branch base"
 [[ -z "$(git -C "$dev" status --porcelain --untracked-files=no)" ]] ||
 	die "$dev has uncommitted changes; commit them first"
-find "$PATCH_DIR" -name '[0-9][0-9][0-9][1-9]-*.patch' -delete
+find "$PATCH_DIR" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
 git -C "$dev" format-patch -q --no-signature --zero-commit -N -o "$PATCH_DIR" base..HEAD
 {
 	echo "# uring-seccomp series, applied in this order by scripts/kernel-tree.sh"
-	find "$PATCH_DIR" -name '[0-9][0-9][0-9][1-9]-*.patch' -printf '%f\n' | sort
+	find "$PATCH_DIR" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -printf '%f\n' | sort
 } >"$PATCH_DIR/series"
 log "exported $(git -C "$dev" rev-list --count base..HEAD) patches to $PATCH_DIR"
 "$REPO_DIR/scripts/gen-selftest-patch.sh"

@@ -2,8 +2,9 @@
 # Usage: scripts/gen-selftest-patch.sh [--check]
 # selftests/ is the one source of the series' selftests patch. This
 # script makes that patch: selftests/*.c and *.h copied to
-# tools/testing/selftests/seccomp/, seccomp_uring added to its Makefile
-# and .gitignore and the tests listed under IO_URING in MAINTAINERS, committed on top of the rest of the series with the
+# tools/testing/selftests/seccomp/, each selftests/*.c program added to
+# its Makefile and .gitignore and the tests listed under IO_URING in
+# MAINTAINERS, committed on top of the rest of the series with the
 # message in kernel-patches/selftests-commit.txt, and written with git
 # format-patch as the last patch of kernel-patches/series.
 # With --check nothing is written: exits 1 if the patch in the series
@@ -34,11 +35,15 @@ add_blob() { # path file
 for f in "$REPO_DIR"/selftests/*.[ch]; do
 	add_blob "$dir/$(basename "$f")" "$f"
 done
+progs=()
+for f in "$REPO_DIR"/selftests/*.c; do
+	progs+=("$(basename "$f" .c)")
+done
 git -C "$TREE_DIR" show "$parent:$dir/Makefile" |
-	sed 's/^TEST_GEN_PROGS := seccomp_bpf seccomp_benchmark$/& seccomp_uring/' >"$work/Makefile"
+	sed "s/^TEST_GEN_PROGS := seccomp_bpf seccomp_benchmark\$/& ${progs[*]}/" >"$work/Makefile"
 grep -q 'seccomp_uring' "$work/Makefile" || die "$dir/Makefile changed upstream; update this script"
 add_blob "$dir/Makefile" "$work/Makefile"
-{ git -C "$TREE_DIR" show "$parent:$dir/.gitignore"; echo seccomp_uring; } >"$work/gitignore"
+{ git -C "$TREE_DIR" show "$parent:$dir/.gitignore"; printf '%s\n' "${progs[@]}"; } >"$work/gitignore"
 add_blob "$dir/.gitignore" "$work/gitignore"
 # io_uring's maintainers hear of changes to the io_uring tests
 git -C "$TREE_DIR" show "$parent:MAINTAINERS" |

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The seccomp action cache (allow bitmap and constant-verdict tables)
+ * must never change a verdict. Each test runs every io_uring opcode, and
+ * a few twin syscalls, under one set of filters twice: once with
+ * kernel.seccomp.fastpath=1 and once with it 0 (every filter run), each
+ * time in a fresh child, and compares what each operation completed with
+ * (CQE res or syscall return, SIGSYS seen, the child's fate).
+ *
+ * Every operation gets harmless arguments: fd -1 and pointers to paths
+ * under /nonexistent, so that nothing runs that changes state. The hook
+ * runs after prep, so an SQE whose prep rejects its fields never reaches
+ * the filters: a probe first finds, for each opcode, the first of a few
+ * argument shapes that reaches them, under a filter that denies every
+ * operation with instruction_pointer 0 (io_uring's) and no syscall. The
+ * filters return distinctive errno values (1000 and up) so that a verdict
+ * cannot be mistaken for an error of the operation itself.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+
+#include "../kselftest_harness.h"
+#include "uring_raw.h"
+
+#if defined(__x86_64__)
+#define NATIVE_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH	AUDIT_ARCH_AARCH64
+#endif
+
+#define FASTPATH_SYSCTL	"/proc/sys/kernel/seccomp/fastpath"
+#define FORCE_SYSCTL	"/proc/sys/kernel/seccomp/uring_force"
+#define NOPATH		"/nonexistent/seccomp-uring-cache"
+
+/* The twin syscalls also checked directly, at syscall entry. */
+static const int twin_nrs[] = {
+	__NR_openat, __NR_unlinkat, __NR_mkdirat, __NR_pread64,
+	__NR_pwrite64, __NR_connect, __NR_socket, __NR_fsync,
+};
+
+#define NR_TWINS	ARRAY_SIZE(twin_nrs)
+
+/* The argument shapes prep_op() knows; see probe_shapes(). */
+enum shape { SHAPE_FD, SHAPE_PATH, SHAPE_2PATHS, SHAPE_3PATHS, SHAPE_HOW,
+	     NR_SHAPES };
+
+/* What one run saw; in shared memory, filled in by the child. */
+struct outcome {
+	int res[IORING_OP_LAST];
+	int traps[IORING_OP_LAST];
+	long sys_ret[NR_TWINS];
+	int sys_traps[NR_TWINS];
+	int ops_done;		/* opcodes completed before the child ended */
+	int sys_done;
+	int status;		/* wait status of the child */
+};
+
+/* A set of filters, loaded oldest first, and how to run them. */
+struct filter_set {
+	const struct filter_spec *specs;
+	int nspecs;
+	int force;		/* kernel.seccomp.uring_force */
+};
+
+/*
+ * One rule of a test filter: return @ret for syscall @nr, if @arg < 0
+ * always, else only if the low word of args[@arg] passes the jump @jmp
+ * (BPF_JEQ or BPF_JSET) against @k.
+ */
+struct rule {
+	int nr;
+	__u32 ret;
+	int arg;
+	__u16 jmp;
+	__u32 k;
+};
+
+#define ALWAYS	-1
+
+#define END_RULES	{ .nr = -1 }
+
+/*
+ * A filter: its rules, in order, up to END_RULES, then @def for every
+ * other syscall; loaded with @flags.
+ */
+struct filter_spec {
+	const struct rule *rules;
+	__u32 def;
+	unsigned int flags;
+};
+
+static void emit_stmt(struct sock_fprog *prog, __u16 code, __u32 k)
+{
+	struct sock_filter insn = BPF_STMT(code, k);
+
+	prog->filter[prog->len++] = insn;
+}
+
+static void emit_jump(struct sock_fprog *prog, __u16 code, __u32 k,
+		      __u8 jt, __u8 jf)
+{
+	struct sock_filter insn = BPF_JUMP(code, k, jt, jf);
+
+	prog->filter[prog->len++] = insn;
+}
+
+#define LD_ABS	(BPF_LD | BPF_W | BPF_ABS)
+
+/* build_filter - compile @spec into @prog, which has room for it */
+static void build_filter(struct sock_fprog *prog,
+			 const struct filter_spec *spec)
+{
+	const struct rule *r;
+
+	prog->len = 0;
+#ifdef NATIVE_ARCH
+	emit_stmt(prog, LD_ABS, offsetof(struct seccomp_data, arch));
+	emit_jump(prog, BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0);
+	emit_stmt(prog, BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+#endif
+	for (r = spec->rules; r->nr >= 0; r++) {
+		emit_stmt(prog, LD_ABS, offsetof(struct seccomp_data, nr));
+		emit_jump(prog, BPF_JMP | BPF_JEQ | BPF_K, r->nr, 0,
+			  r->arg == ALWAYS ? 1 : 3);
+		if (r->arg != ALWAYS) {
+			emit_stmt(prog, LD_ABS,
+				  offsetof(struct seccomp_data, args[r->arg]));
+			emit_jump(prog, BPF_JMP | r->jmp | BPF_K, r->k, 0, 1);
+		}
+		emit_stmt(prog, BPF_RET | BPF_K, r->ret);
+	}
+	emit_stmt(prog, BPF_RET | BPF_K, spec->def);
+}
+
+/* SIGSYS only arrives inside the syscalls that run_child() makes */
+static int traps;
+
+static void count_sigsys(int sig, siginfo_t *info, void *ctx)
+{
+	traps++;
+}
+
+static int write_sysctl(const char *path, int val)
+{
+	char c = '0' + val;
+	int fd = open(path, O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, &c, 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static char scratch[3][256];
+
+/* For each opcode, the shape that reaches the filters. */
+static int shapes[IORING_OP_LAST];
+
+/* Queue @opcode with harmless arguments of @shape. */
+static void prep_op(struct uring *r, int opcode, enum shape shape,
+		    struct open_how *how)
+{
+	struct io_uring_sqe *sqe = uring_sqe(r);
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memset(scratch[i], 0, sizeof(scratch[i]));
+		memcpy(scratch[i], NOPATH, sizeof(NOPATH));
+	}
+	memset(how, 0, sizeof(*how));
+	sqe->opcode = opcode;
+	sqe->fd = -1;
+	if (opcode == IORING_OP_SPLICE || opcode == IORING_OP_TEE)
+		sqe->splice_fd_in = -1;
+	if (shape == SHAPE_FD)
+		return;
+	sqe->addr = (uintptr_t)scratch[0];
+	sqe->len = 16;
+	if (shape == SHAPE_2PATHS || shape == SHAPE_3PATHS)
+		sqe->addr2 = (uintptr_t)scratch[1];
+	if (shape == SHAPE_3PATHS)
+		sqe->addr3 = (uintptr_t)scratch[2];
+	if (shape == SHAPE_HOW) {
+		sqe->addr2 = (uintptr_t)how;
+		sqe->len = sizeof(*how);
+	}
+}
+
+/* Denies every io_uring operation (instruction_pointer 0), no syscall. */
+static struct sock_filter deny_sqes[] = {
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		 offsetof(struct seccomp_data, instruction_pointer)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		 offsetof(struct seccomp_data, instruction_pointer) + 4),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1999),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+/*
+ * probe_shapes - find, in a child, the shape of each opcode that reaches
+ * the filters. Returns how many opcodes reach them, or -errno.
+ */
+static int probe_shapes(void)
+{
+	struct sock_fprog prog = {
+		.len = ARRAY_SIZE(deny_sqes), .filter = deny_sqes,
+	};
+	int *found, i, reached = 0, status;
+	struct open_how how;
+	struct uring r;
+	pid_t pid;
+
+	found = mmap(NULL, sizeof(shapes), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (found == MAP_FAILED)
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		alarm(20);
+		if (uring_init(&r, 8, 0) ||
+		    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+			    SECCOMP_FILTER_FLAG_URING, &prog))
+			_exit(2);
+		for (i = 0; i < IORING_OP_LAST; i++) {
+			for (found[i] = 0; found[i] < NR_SHAPES; found[i]++) {
+				prep_op(&r, i, found[i], &how);
+				if (uring_run(&r) == -1999)
+					break;
+			}
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -ECHILD;
+	for (i = 0; i < IORING_OP_LAST; i++) {
+		if (found[i] < NR_SHAPES)
+			reached++;
+		shapes[i] = found[i] % NR_SHAPES;
+	}
+	munmap(found, sizeof(shapes));
+	return reached;
+}
+
+static long run_twin(int nr)
+{
+	long ret;
+
+	switch (nr) {
+	case __NR_openat:
+	case __NR_unlinkat:
+	case __NR_mkdirat:
+		ret = syscall(nr, -1, NOPATH, 0, 0);
+		break;
+	case __NR_socket:
+		ret = syscall(nr, -1, 0, 0);
+		break;
+	default:
+		ret = syscall(nr, -1, scratch[0], 16, 0);
+		break;
+	}
+	return ret < 0 ? -errno : ret;
+}
+
+/* The child: load @set, then run every opcode and every twin syscall. */
+static void run_child(const struct filter_set *set, struct outcome *out)
+{
+	struct sigaction sa = {
+		.sa_sigaction = count_sigsys,
+		.sa_flags = SA_SIGINFO,
+	};
+	struct sock_filter insns[64];
+	struct sock_fprog prog = { .filter = insns };
+	struct open_how how;
+	struct uring r;
+	int i, before;
+
+	alarm(20);
+	if (sigaction(SIGSYS, &sa, NULL) || uring_init(&r, 8, 0) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		_exit(2);
+	for (i = 0; i < set->nspecs; i++) {
+		build_filter(&prog, &set->specs[i]);
+		if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+			    set->specs[i].flags, &prog))
+			_exit(3);
+	}
+	for (i = 0; i < IORING_OP_LAST; i++) {
+		before = traps;
+		prep_op(&r, i, shapes[i], &how);
+		out->res[i] = uring_run(&r);
+		out->traps[i] = traps - before;
+		out->ops_done = i + 1;
+	}
+	for (i = 0; i < (int)NR_TWINS; i++) {
+		before = traps;
+		out->sys_ret[i] = run_twin(twin_nrs[i]);
+		out->sys_traps[i] = traps - before;
+		out->sys_done = i + 1;
+	}
+	_exit(0);
+}
+
+static int run_set(const struct filter_set *set, int fastpath,
+		   struct outcome *out)
+{
+	pid_t pid;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = write_sysctl(FASTPATH_SYSCTL, fastpath);
+	if (!ret)
+		ret = write_sysctl(FORCE_SYSCTL, set->force);
+	if (ret)
+		return ret;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		run_child(set, out);
+	if (waitpid(pid, &out->status, 0) != pid)
+		return -errno;
+	return 0;
+}
+
+/*
+ * check_set - run @set with the cache on and off and compare. @want_op
+ * names one opcode whose verdict is known, to make sure the filters were
+ * in force at all: it completed with @want_res, or, if @want_kill, it
+ * killed the child.
+ */
+static void check_set(struct __test_metadata *_metadata,
+		      const struct filter_set *set, int want_op, int want_res,
+		      bool want_kill)
+{
+	struct outcome *on, *off;
+	int i, reached, diffs = 0;
+
+	if (access(FASTPATH_SYSCTL, W_OK))
+		SKIP(return, "no %s (stock kernel)", FASTPATH_SYSCTL);
+	reached = probe_shapes();
+	ASSERT_LT(0, reached);
+	on = mmap(NULL, 2 * sizeof(*on), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, on);
+	off = on + 1;
+	ASSERT_EQ(0, run_set(set, 1, on));
+	ASSERT_EQ(0, run_set(set, 0, off));
+	ASSERT_EQ(0, write_sysctl(FASTPATH_SYSCTL, 1));
+	ASSERT_EQ(0, write_sysctl(FORCE_SYSCTL, 0));
+
+	for (i = 0; i < IORING_OP_LAST; i++) {
+		if (on->res[i] == off->res[i] && on->traps[i] == off->traps[i])
+			continue;
+		diffs++;
+		TH_LOG("opcode %d: cache on res %d traps %d, off res %d traps %d",
+		       i, on->res[i], on->traps[i], off->res[i], off->traps[i]);
+	}
+	for (i = 0; i < (int)NR_TWINS; i++) {
+		if (on->sys_ret[i] == off->sys_ret[i] &&
+		    on->sys_traps[i] == off->sys_traps[i])
+			continue;
+		diffs++;
+		TH_LOG("syscall %d: cache on %ld traps %d, off %ld traps %d",
+		       twin_nrs[i], on->sys_ret[i], on->sys_traps[i],
+		       off->sys_ret[i], off->sys_traps[i]);
+	}
+	TH_LOG("%d opcodes (%d reach the filters) and %d syscalls judged, %d differences",
+	       on->ops_done, reached, on->sys_done, diffs);
+	EXPECT_EQ(0, diffs);
+	EXPECT_EQ(on->ops_done, off->ops_done);
+	EXPECT_EQ(on->sys_done, off->sys_done);
+	EXPECT_EQ(on->status, off->status);
+	if (want_kill) {
+		EXPECT_EQ(want_op, on->ops_done);
+		EXPECT_TRUE(WIFSIGNALED(on->status));
+		EXPECT_EQ(SIGSYS, WTERMSIG(on->status));
+	} else {
+		EXPECT_TRUE(WIFEXITED(on->status));
+		EXPECT_EQ(0, WEXITSTATUS(on->status));
+		EXPECT_LT(want_op, on->ops_done);
+		EXPECT_EQ(want_res, on->res[want_op]);
+	}
+	munmap(on, 2 * sizeof(*on));
+}
+
+#define SPEC(r, d, f) { .rules = r, .def = d, .flags = f }
+
+/* Constant verdicts only: the cache answers everything. */
+static const struct rule const_deny[] = {
+	{ .nr = __NR_openat, .ret = SECCOMP_RET_ERRNO | 1001, .arg = ALWAYS },
+	{ .nr = __NR_unlinkat, .ret = SECCOMP_RET_ERRNO | 1002, .arg = ALWAYS },
+	{ .nr = __NR_pread64, .ret = SECCOMP_RET_ERRNO | 1003, .arg = ALWAYS },
+	{ .nr = __NR_connect, .ret = SECCOMP_RET_TRAP | 7, .arg = ALWAYS },
+	{ .nr = __NR_statx, .ret = SECCOMP_RET_ERRNO | 1004, .arg = ALWAYS },
+	END_RULES,
+};
+
+/* Verdicts that depend on arguments: never cached for those nrs. */
+static const struct rule arg_deny[] = {
+	{ .nr = __NR_openat, .ret = SECCOMP_RET_ERRNO | 1011,
+	  .arg = 2, .jmp = BPF_JSET, .k = O_CREAT },
+	{ .nr = __NR_pread64, .ret = SECCOMP_RET_ERRNO | 1012,
+	  .arg = 0, .jmp = BPF_JEQ, .k = 0xffffffff },
+	{ .nr = __NR_mkdirat, .ret = SECCOMP_RET_ERRNO | 1013, .arg = ALWAYS },
+	END_RULES,
+};
+
+/* For an older filter without the io_uring flag. */
+static const struct rule unflagged_deny[] = {
+	{ .nr = __NR_openat, .ret = SECCOMP_RET_ERRNO | 1021, .arg = ALWAYS },
+	{ .nr = __NR_renameat2, .ret = SECCOMP_RET_ERRNO | 1022, .arg = ALWAYS },
+	{ .nr = __NR_socket, .ret = SECCOMP_RET_ERRNO | 1023, .arg = ALWAYS },
+	END_RULES,
+};
+
+/* Same actions for the same nrs as const_deny: the newest one's data wins. */
+static const struct rule tie_deny[] = {
+	{ .nr = __NR_openat, .ret = SECCOMP_RET_ERRNO | 1031, .arg = ALWAYS },
+	{ .nr = __NR_unlinkat, .ret = SECCOMP_RET_ERRNO | 1032, .arg = ALWAYS },
+	END_RULES,
+};
+
+/* Default deny: what the child needs after loading, nothing more. */
+static const struct rule few_allowed[] = {
+	{ .nr = __NR_io_uring_enter, .ret = SECCOMP_RET_ALLOW, .arg = ALWAYS },
+	{ .nr = __NR_exit_group, .ret = SECCOMP_RET_ALLOW, .arg = ALWAYS },
+	{ .nr = __NR_rt_sigreturn, .ret = SECCOMP_RET_ALLOW, .arg = ALWAYS },
+	{ .nr = __NR_pwrite64, .ret = SECCOMP_RET_LOG, .arg = ALWAYS },
+	END_RULES,
+};
+
+/*
+ * Kill on one nr that an older filter judges by its arguments: KILL_PROCESS
+ * wins over anything, so the cache may answer it alone.
+ */
+static const struct rule kill_openat[] = {
+	{ .nr = __NR_openat, .ret = SECCOMP_RET_KILL_PROCESS, .arg = ALWAYS },
+	END_RULES,
+};
+
+#define URING	SECCOMP_FILTER_FLAG_URING
+
+TEST(cache_keeps_constant_verdicts)
+{
+	const struct filter_spec specs[] = {
+		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	check_set(_metadata, &set, IORING_OP_OPENAT, -1001, false);
+}
+
+TEST(cache_keeps_argument_verdicts)
+{
+	const struct filter_spec specs[] = {
+		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	check_set(_metadata, &set, IORING_OP_READ, -1012, false);
+}
+
+TEST(cache_keeps_verdicts_of_a_mixed_stack)
+{
+	const struct filter_spec specs[] = {
+		SPEC(unflagged_deny, SECCOMP_RET_ALLOW, 0),
+		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
+		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	check_set(_metadata, &set, IORING_OP_OPENAT, -1001, false);
+}
+
+TEST(cache_keeps_verdicts_of_a_forced_stack)
+{
+	const struct filter_spec specs[] = {
+		SPEC(unflagged_deny, SECCOMP_RET_ALLOW, 0),
+		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 1 };
+
+	check_set(_metadata, &set, IORING_OP_SOCKET, -1023, false);
+}
+
+TEST(cache_keeps_the_newest_of_equal_actions)
+{
+	const struct filter_spec specs[] = {
+		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
+		SPEC(tie_deny, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	check_set(_metadata, &set, IORING_OP_OPENAT, -1031, false);
+}
+
+TEST(cache_keeps_default_deny_verdicts)
+{
+	const struct filter_spec specs[] = {
+		SPEC(few_allowed, SECCOMP_RET_ERRNO | 1041, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	check_set(_metadata, &set, IORING_OP_MKDIRAT, -1041, false);
+}
+
+TEST(cache_keeps_kill_verdicts)
+{
+	const struct filter_spec specs[] = {
+		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
+		SPEC(kill_openat, SECCOMP_RET_ALLOW, URING),
+	};
+	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+
+	/* the child dies at OPENAT, with the cache and without */
+	check_set(_metadata, &set, IORING_OP_OPENAT, 0, true);
+}
+
+TEST_HARNESS_MAIN
