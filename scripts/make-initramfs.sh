@@ -27,6 +27,11 @@ cp -a "$bin_dir"/. "$stage/tests/bin/"
 for f in "$@"; do
 	cp -a "$f" "$stage/tests/"
 done
+# ROOT_OVERLAY: a directory tree copied over the root (e.g. fio and the
+# shared libraries it needs, at their own paths)
+if [[ -n "${ROOT_OVERLAY:-}" ]]; then
+	cp -a "$ROOT_OVERLAY"/. "$stage/"
+fi
 echo "root:x:0:0:root:/:/bin/sh" >"$stage/etc/passwd"
 mknod -m 600 "$stage/dev/console" c 5 1
 mknod -m 666 "$stage/dev/null" c 1 3

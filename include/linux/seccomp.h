@@ -27,6 +27,8 @@
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV	(1UL << 5)
 /* The filter also judges io_uring operations, seen as their twin syscalls */
 #define SECCOMP_FILTER_FLAG_URING		(1UL << 6)
+/* The filter may load from the extension area (struct seccomp_ext) */
+#define SECCOMP_FILTER_FLAG_EXT_ARGS		(1UL << 7)
 
 /*
  * All BPF programs must return a 32-bit value.
@@ -66,6 +68,37 @@ struct seccomp_data {
 	__u32 arch;
 	__u64 instruction_pointer;
 	__u64 args[6];
+};
+
+/* The size of struct seccomp_ext's data: the largest struct it shows */
+#define SECCOMP_EXT_DATA_SIZE	128
+
+/* Valid flags of struct seccomp_ext */
+#define SECCOMP_EXT_URING	(1U << 0) /* an io_uring operation */
+#define SECCOMP_EXT_STRUCT	(1U << 1) /* @arg points to a struct shown */
+#define SECCOMP_EXT_UNREADABLE	(1U << 2) /* which could not be copied */
+
+/**
+ * struct seccomp_ext - the extension area, which follows struct
+ *                      seccomp_data for filters loaded with
+ *                      SECCOMP_FILTER_FLAG_EXT_ARGS
+ * @flags: SECCOMP_EXT_* flags
+ * @arg: the index in seccomp_data.args of the pointer to the struct
+ * @size: the size the caller gave for the struct (at most U32_MAX)
+ * @zero_offset: every byte the caller gave at or after this offset is zero
+ * @reserved: zero
+ * @data: the struct as the kernel copied it, once, and as the system call
+ *        or io_uring operation then uses it: struct open_how (openat2),
+ *        struct clone_args (clone3) or the socket address (connect, bind),
+ *        zero-filled past @size. Pointers inside it are not followed.
+ */
+struct seccomp_ext {
+	__u32 flags;
+	__u32 arg;
+	__u32 size;
+	__u32 zero_offset;
+	__u32 reserved[4];
+	__u8 data[SECCOMP_EXT_DATA_SIZE];
 };
 
 struct seccomp_notif_sizes {
