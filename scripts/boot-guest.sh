@@ -32,7 +32,7 @@ log "booting $(basename "$kdir") (${accel[1]%%,*}), log: $logf"
 
 rc=0
 timeout -k 10 "$timeout_s" qemu-system-x86_64 "${accel[@]}" \
-	-m "${GUEST_MEM:-2048}" -smp 2 -nographic -no-reboot -nodefaults \
+	-m "${GUEST_MEM:-2048}" -smp 2,sockets=2 -nographic -no-reboot -nodefaults \
 	-serial stdio -monitor none \
 	-kernel "$kdir/bzImage" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 quiet $*" \

@@ -757,13 +757,21 @@ static void *flip(void *arg)
 {
 	struct flipper *f = arg;
 
-	unsigned long i, flips = 0;
+	unsigned int seed = 1, hold, i;
+	__u64 resolve = 0;
 
 	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&f->how->resolve, flips++ & 1 ? RESOLVE_BENEATH : 0,
-				 __ATOMIC_RELAXED);
-		/* hold each value about as long as a syscall takes */
-		for (i = 0; i < 2000; i++)
+		resolve ^= RESOLVE_BENEATH;
+		__atomic_store_n(&f->how->resolve, resolve, __ATOMIC_RELAXED);
+		/*
+		 * Hold each value for a random, short time (RESOLVE_BENEATH
+		 * shorter), so that many flips land between any two reads
+		 * the kernel might make of the struct. On a kernel that
+		 * reads it again after the filter (no one copy), about one
+		 * try in ten opens the file.
+		 */
+		hold = rand_r(&seed) % (resolve ? 30 : 300);
+		for (i = 0; i < hold; i++)
 			__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	}
 	return NULL;
