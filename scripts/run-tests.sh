@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: scripts/run-tests.sh
+# Usage: scripts/run-tests.sh [--debug]
 # The README's test command. On a fresh Debian 12 machine: installs what
 # it needs, builds the stock and the patched 6.12 kernel (cached under
 # $CACHE_DIR), checks the series (checkpatch --strict, every patch builds
@@ -7,17 +7,32 @@
 # patched UAPI), boots both kernels in QEMU with the same test binaries
 # and ends with one line "N passed, N failed, N skipped". Exits non-zero
 # on any failure, kernel splat, crash or hung guest.
+# --debug: the patched kernel is built with kernel-patches/guest-debug.config
+# on top (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak) and booted with
+# more memory and time; everything else is the same.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 scripts="$REPO_DIR/scripts"
 start=$SECONDS
+debug=0
+case "${1:-}" in
+--debug) debug=1 ;;
+"") ;;
+*) die "usage: $0 [--debug]" ;;
+esac
 
 "$scripts/setup.sh"
 "$scripts/kernel-tree.sh"
 declare -A kernel
 kernel[stock]="$("$scripts/build-kernel.sh" stock)"
 kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+timeout_s=900
+if ((debug)); then
+	kernel[patched]="$("$scripts/build-kernel.sh" patched "$PATCH_DIR/guest-debug.config")"
+	export GUEST_MEM=4096
+	timeout_s=2400
+fi
 
 run="$OUT_DIR/test-run"
 rm -rf "$run"
@@ -45,20 +60,25 @@ host="$run/host.tap"
 
 log "building the test programs"
 "$scripts/build-tests.sh" "${kernel[patched]}" "$run/tests" >/dev/null
-"$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz"
+# the kernel's own seccomp_bpf, run on both kernels: the regression check
+"$scripts/build-seccomp-bpf.sh" "${kernel[patched]}" "$run/regress" 2>/dev/null
+"$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz" "$run/regress/seccomp_bpf"
 
 rc=0
 for k in patched stock; do
 	kdir="${kernel[$k]}"
-	"$scripts/boot-guest.sh" "$kdir" "$run/tests.cpio.gz" "$run/$k.log" 900 || rc=$?
-	((rc == 124)) && echo "ERROR: the $k guest hung (killed after 900 s)" >&2
+	"$scripts/boot-guest.sh" "$kdir" "$run/tests.cpio.gz" "$run/$k.log" "$timeout_s" || rc=$?
+	((rc == 124)) && echo "ERROR: the $k guest hung (killed after $timeout_s s)" >&2
 	rc=0
 done
 
 log "results (logs in $run)"
+python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \
+	>"$run/regress.tap"
 rc=0
 python3 "$scripts/parse-results.py" \
 	--host "series=$run/series.tap" --host "host=$host" \
+	--host "regress=$run/regress.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
 exit "$rc"

@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 packages=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
 	git python3 python3-ply python3-git perl file qemu-system-x86 busybox-static linux-source-6.12
-	liburing-dev libseccomp-dev libjson-c-dev fio gnuplot-nox iproute2
+	liburing-dev libseccomp-dev libjson-c-dev libcap-dev fio gnuplot-nox iproute2
 )
 missing=()
 for p in "${packages[@]}"; do
