@@ -8,10 +8,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/../scripts/lib.sh"
 
-kdir="${1:-}"
-out="${2:-}"
-[[ -n "$kdir" && -n "$out" ]] || die "usage: $0 KERNEL_DIR OUT_DIR"
-[[ -d "$kdir/usr/include" ]] || die "$kdir has no usr/include; build the kernel first"
+kernel_out_args "$@"
 
 bench="$REPO_DIR/bench"
 CC="${CC:-gcc}"

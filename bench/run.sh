@@ -15,11 +15,8 @@ bench="$REPO_DIR/bench"
 reps="${BENCH_REPS:-5}"
 start=$SECONDS
 
-"$scripts/setup.sh"
-"$scripts/kernel-tree.sh"
 declare -A kernel
-kernel[stock]="$("$scripts/build-kernel.sh" stock)"
-kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+prepare_kernels
 
 work="$OUT_DIR/bench"
 rm -rf "$work"

@@ -66,3 +66,23 @@ lock_tree() {
 	fi
 	export URING_SECCOMP_TREE_LOCKED=1
 }
+
+# The arguments of a script that builds programs against a kernel's
+# exported headers: sets kdir and out, or dies with the usage.
+kernel_out_args() {
+	kdir="${1:-}"
+	out="${2:-}"
+	[[ -n "$kdir" && -n "$out" ]] || die "usage: $0 KERNEL_DIR OUT_DIR"
+	[[ -d "$kdir/usr/include" ]] || die "$kdir has no usr/include; build the kernel first"
+}
+
+# What every command that boots both kernels does first: install the
+# packages, prepare the kernel tree, build (or find in the cache) the
+# stock and the patched kernel. Fills the caller's "declare -A kernel".
+# shellcheck disable=SC2154 # "kernel" is the caller's associative array
+prepare_kernels() {
+	"$REPO_DIR/scripts/setup.sh"
+	"$REPO_DIR/scripts/kernel-tree.sh"
+	kernel[stock]="$("$REPO_DIR/scripts/build-kernel.sh" stock)"
+	kernel[patched]="$("$REPO_DIR/scripts/build-kernel.sh" patched)"
+}

@@ -10,11 +10,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 scripts="$REPO_DIR/scripts"
 
-"$scripts/setup.sh"
-"$scripts/kernel-tree.sh"
 declare -A kernel
-kernel[stock]="$("$scripts/build-kernel.sh" stock)"
-kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+prepare_kernels
 run="$OUT_DIR/demo-run"
 rm -rf "$run"
 mkdir -p "$run"

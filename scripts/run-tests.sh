@@ -22,11 +22,8 @@ case "${1:-}" in
 *) die "usage: $0 [--debug]" ;;
 esac
 
-"$scripts/setup.sh"
-"$scripts/kernel-tree.sh"
 declare -A kernel
-kernel[stock]="$("$scripts/build-kernel.sh" stock)"
-kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+prepare_kernels
 timeout_s=900
 if ((debug)); then
 	kernel[patched]="$("$scripts/build-kernel.sh" patched "$PATCH_DIR/guest-debug.config")"
