@@ -32,6 +32,8 @@ if ((debug)); then
 fi
 
 run="$OUT_DIR/test-run"
+# a debug run keeps its own logs: it may run beside a normal one
+((debug)) && run="$OUT_DIR/test-run-debug"
 rm -rf "$run"
 mkdir -p "$run"
 
