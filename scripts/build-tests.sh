@@ -3,7 +3,9 @@
 # Builds the guest's test programs as static binaries into OUT_DIR/bin:
 # the kselftest from selftests/ (against the harness of the kernel tree)
 # and every liburing-tests/*.c but helpers.c (liburing.a, libseccomp.a),
-# and the demo of liburing-tests/demo/ into OUT_DIR/demo.
+# the launcher of scripts/launcher/ with its profiles and the equivalence
+# test of liburing-tests/equivalence/ into OUT_DIR/launcher, and the demo
+# of liburing-tests/demo/ into OUT_DIR/demo.
 # KERNEL_DIR is a directory printed by scripts/build-kernel.sh; its
 # exported UAPI headers (usr/include) are used, after include/.
 set -euo pipefail
@@ -36,6 +38,16 @@ for src in "$REPO_DIR"/liburing-tests/*.c; do
 		-o "$out/bin/uring-$name" "$src" "$REPO_DIR/liburing-tests/helpers.c" \
 		-luring -lseccomp -lpthread
 done
+# The profile launcher, its profiles and the equivalence test, as
+# /tests/launcher/ (run by their own suites, not as bin/ programs).
+mkdir -p "$out/launcher"
+"$CC" "${CFLAGS[@]}" -o "$out/launcher/uring-launch" "$REPO_DIR"/scripts/launcher/*.c \
+	-lseccomp -ljson-c -lcap
+"$CC" "${CFLAGS[@]/-isystem/-idirafter}" -o "$out/launcher/profile-equivalence" \
+	"$REPO_DIR"/liburing-tests/equivalence/*.c -luring
+rm -rf "$out/launcher/profiles" "$out/launcher/bad-profiles"
+cp -a "$REPO_DIR/scripts/launcher/profiles" "$REPO_DIR/scripts/launcher/bad-profiles" \
+	"$out/launcher/"
 # The README's demo, kept out of bin/ so the test run does not run it.
 mkdir -p "$out/demo"
 for src in "$REPO_DIR"/liburing-tests/demo/*.c; do

@@ -61,7 +61,8 @@ log "building the test programs"
 "$scripts/build-tests.sh" "${kernel[patched]}" "$run/tests" >/dev/null
 # the kernel's own seccomp_bpf, run on both kernels: the regression check
 "$scripts/build-seccomp-bpf.sh" "${kernel[patched]}" "$run/regress" 2>/dev/null
-"$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz" "$run/regress/seccomp_bpf"
+"$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz" "$run/regress/seccomp_bpf" \
+	"$run/tests/launcher"
 
 rc=0
 for k in patched stock; do
@@ -74,10 +75,12 @@ done
 log "results (logs in $run)"
 python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/regress.tap"
+python3 "$scripts/compare-unfiltered.py" "$run/stock.log" "$run/patched.log" \
+	>"$run/unfiltered.tap"
 rc=0
 python3 "$scripts/parse-results.py" \
 	--host "series=$run/series.tap" --host "host=$host" \
-	--host "regress=$run/regress.tap" \
+	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
 exit "$rc"
