@@ -12,4 +12,7 @@ else
 	echo "# no SECCOMP_FILTER_FLAG_URING: unfiltered column only"
 	set --
 fi
-cd /tmp && timeout 600 "$L/profile-equivalence" "$L/uring-launch" "$@" 2>&1
+# per-program timeout (run-guest.sh)
+limit="${URING_SECCOMP_TIMEOUT:-60}"
+# 312 children, each started by uring-launch: ten times the per-program limit
+cd /tmp && timeout $((limit * 10)) "$L/profile-equivalence" "$L/uring-launch" "$@" 2>&1

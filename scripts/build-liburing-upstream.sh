@@ -1,0 +1,48 @@
+#!/bin/bash
+# Usage: scripts/build-liburing-upstream.sh OUT_DIR
+# liburing's own regression tests, for the unfiltered comparison of stock
+# and patched: fetches the Debian source of the installed liburing-dev
+# (apt-get source, from a deb-src list of our own: the system's apt
+# sources are left alone), builds its test/ programs statically (cached
+# under $CACHE_DIR/liburing-upstream/VERSION) and copies them into
+# OUT_DIR, leaving out those liburing-tests/upstream-excluded.txt names.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+out="${1:-}"
+[[ -n "$out" ]] || die "usage: $0 OUT_DIR"
+version="$(dpkg-query -W -f='${source:Version}' liburing-dev)" ||
+	die "liburing-dev is not installed; run scripts/setup.sh"
+cache="$CACHE_DIR/liburing-upstream/$version"
+
+if [[ ! -f "$cache/built" ]]; then
+	log "fetching and building liburing $version's tests"
+	apt_dir="$CACHE_DIR/apt-src"
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
+	apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=$apt_dir/parts"
+		-o "Dir::State::Lists=$apt_dir/lists")
+	apt-get "${apt_opts[@]}" update -q >/dev/null
+	rm -rf "$cache"
+	mkdir -p "$cache/dl"
+	(cd "$cache/dl" && apt-get "${apt_opts[@]}" source --download-only -q \
+		"liburing=$version" >/dev/null 2>&1)
+	tar -xzf "$cache"/dl/liburing_*.orig.tar.gz -C "$cache"
+	src="$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'liburing-*')"
+	(cd "$src" && ./configure >/dev/null && make -s -j"$JOBS" -C src >/dev/null 2>&1 &&
+		make -s -j"$JOBS" -C test LDFLAGS=-static >/dev/null 2>&1)
+	touch "$cache/built"
+fi
+src="$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'liburing-*')"
+rm -rf "$out"
+mkdir -p "$out"
+cp "$src"/test/*.t "$out/"
+strip "$out"/*.t
+while read -r name _; do
+	[[ -z "$name" || "$name" == \#* ]] && continue
+	rm -f "$out/$name.t"
+done <"$REPO_DIR/liburing-tests/upstream-excluded.txt"
+log "$(find "$out" -name '*.t' | wc -l) liburing $version tests in $out"
