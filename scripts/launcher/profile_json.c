@@ -340,15 +340,11 @@ static int walk_condition(struct walk *w, json_object *rule, const char *key,
 	return 0;
 }
 
-static int add_rule(struct walk *w, const char *name, uint32_t action,
+static int add_rule(struct walk *w, const char *name, int nr, uint32_t action,
 		    unsigned int n, const struct scmp_arg_cmp *cmp)
 {
-	int nr = seccomp_syscall_resolve_name(name);
-	int ret;
+	int ret = seccomp_rule_add_array(w->p->ctx, action, nr, n, cmp);
 
-	if (nr == __NR_SCMP_ERROR)
-		return fail(w, "unknown system call \"%s\"", name);
-	ret = seccomp_rule_add_array(w->p->ctx, action, nr, n, cmp);
 	if (ret)
 		return fail(w, "libseccomp refused the rule for \"%s\": %s", name, strerror(-ret));
 	w->p->rules++;
@@ -360,7 +356,7 @@ static int add_rule(struct walk *w, const char *name, uint32_t action,
  * arguments are ANDed in one rule, and when two name the same argument
  * each becomes a rule of its own (ORed).
  */
-static int add_rules(struct walk *w, const char *name, uint32_t action,
+static int add_rules(struct walk *w, const char *name, int nr, uint32_t action,
 		     unsigned int n, const struct scmp_arg_cmp *cmp)
 {
 	unsigned int i, j, same = 0;
@@ -369,11 +365,31 @@ static int add_rules(struct walk *w, const char *name, uint32_t action,
 		for (j = i + 1; j < n; j++)
 			same |= cmp[i].arg == cmp[j].arg;
 	if (!same)
-		return add_rule(w, name, action, n, cmp);
+		return add_rule(w, name, nr, action, n, cmp);
 	for (i = 0; i < n; i++)
-		if (add_rule(w, name, action, 1, &cmp[i]))
+		if (add_rule(w, name, nr, action, 1, &cmp[i]))
 			return -1;
 	return 0;
+}
+
+/*
+ * One system call name of a rule, at the current place. Every name is
+ * resolved, so a typo fails even in a rule left out by includes/excludes;
+ * a rule with the default action changes nothing and is not added.
+ */
+static int walk_name(struct walk *w, json_object *name, int applies, uint32_t action,
+		     unsigned int n, const struct scmp_arg_cmp *cmp)
+{
+	int nr;
+
+	if (!json_object_is_type(name, json_type_string))
+		return fail(w, "must be a string");
+	nr = seccomp_syscall_resolve_name(json_object_get_string(name));
+	if (nr == __NR_SCMP_ERROR)
+		return fail(w, "unknown system call \"%s\"", json_object_get_string(name));
+	if (!applies || action == w->def_action)
+		return 0;
+	return add_rules(w, json_object_get_string(name), nr, action, n, cmp);
 }
 
 static int walk_rule(struct walk *w, json_object *rule)
@@ -415,27 +431,15 @@ static int walk_rule(struct walk *w, json_object *rule)
 	if (walk_condition(w, rule, "includes", 1, &applies) ||
 	    walk_condition(w, rule, "excludes", 0, &applies))
 		return -1;
-	/* Still resolve every name, so a typo fails even in a skipped rule. */
 	if (name) {
 		len = enter(w, ".name");
-		if (seccomp_syscall_resolve_name(json_object_get_string(name)) == __NR_SCMP_ERROR)
-			return fail(w, "unknown system call \"%s\"", json_object_get_string(name));
-		if (applies && action != w->def_action &&
-		    add_rules(w, json_object_get_string(name), action, n, cmp))
+		if (walk_name(w, name, applies, action, n, cmp))
 			return -1;
 		leave(w, len);
 	}
 	for (i = 0; names && i < json_object_array_length(names); i++) {
-		json_object *nm = json_object_array_get_idx(names, i);
-
 		len = enter(w, ".names[%zu]", i);
-		if (!json_object_is_type(nm, json_type_string))
-			return fail(w, "must be a string");
-		if (seccomp_syscall_resolve_name(json_object_get_string(nm)) == __NR_SCMP_ERROR)
-			return fail(w, "unknown system call \"%s\"", json_object_get_string(nm));
-		/* A rule with the default action changes nothing. */
-		if (applies && action != w->def_action &&
-		    add_rules(w, json_object_get_string(nm), action, n, cmp))
+		if (walk_name(w, json_object_array_get_idx(names, i), applies, action, n, cmp))
 			return -1;
 		leave(w, len);
 	}
