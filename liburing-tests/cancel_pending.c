@@ -12,11 +12,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/audit.h>
 
 #include "helpers.h"
 #define URING_SECCOMP_LIBSECCOMP
@@ -83,27 +81,6 @@ static int expect(struct io_uring *ring, const char *what, int n,
 	return bad;
 }
 
-static int load_deny_sqe_enter(void)
-{
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 7),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_enter, 0, 5),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer) + 4),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(insns) / sizeof(insns[0]), .filter = insns };
-
-	return uring_seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_URING);
-}
-
 int main(void)
 {
 	char a[8], b[8], c[8], d[8];
@@ -148,7 +125,7 @@ int main(void)
 
 	/* 2: a refused cancellation leaves its target pending */
 	submit_read(&ring, p2[0], d, 4);
-	res = load_deny_sqe_enter();
+	res = t_load_sqe_only(__NR_io_uring_enter, SECCOMP_RET_ERRNO | EPERM);
 	if (res) {
 		printf("loading the BPF filter: %s\n", strerror(-res));
 		return T_EXIT_FAIL;

@@ -15,7 +15,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,32 +51,12 @@ static unsigned int rnd(void)
 	return rng >> 33;
 }
 
-/* Refuse every SQE (instruction_pointer 0) with ERRNO(1234). */
-static int load_deny_all(void)
-{
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer) + 4),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | DENY_ERRNO),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {
-		.len = sizeof(insns) / sizeof(insns[0]), .filter = insns,
-	};
-
-	return uring_seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_URING);
-}
-
 static int load_set(enum fuzz_set set)
 {
 	scmp_filter_ctx ctx;
 
 	if (set == DENY_ALL)
-		return load_deny_all();
+		return t_load_sqe_only(T_ANY_NR, SECCOMP_RET_ERRNO | DENY_ERRNO);
 	ctx = t_filter(SCMP_ACT_ALLOW);
 	if (set == DENY_LIST || set == STACKED) {
 		t_rule(ctx, SCMP_ACT_ERRNO(EPERM), openat, 0);
@@ -89,7 +68,7 @@ static int load_set(enum fuzz_set set)
 	if (t_load(ctx))
 		return -EINVAL;		/* stock kernel */
 	if (set == STACKED)
-		return load_deny_all();
+		return t_load_sqe_only(T_ANY_NR, SECCOMP_RET_ERRNO | DENY_ERRNO);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 
 #include "helpers.h"
 
@@ -110,6 +113,38 @@ int t_load(scmp_filter_ctx ctx)
 		exit(T_EXIT_FAIL);
 	}
 	return stock;
+}
+
+int t_load_sqe_only(int nr, uint32_t action)
+{
+	struct sock_filter insns[10];
+	struct sock_fprog prog = { .filter = insns };
+	unsigned int n = 0, i;
+
+	/* every JEQ's false branch is patched below to reach the ALLOW */
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						  offsetof(struct seccomp_data, arch));
+	insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						  AUDIT_ARCH_X86_64, 0, 0);
+	if (nr != T_ANY_NR) {
+		insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							  offsetof(struct seccomp_data, nr));
+		insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  nr, 0, 0);
+	}
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, instruction_pointer));
+	insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0);
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, instruction_pointer) + 4);
+	insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 0);
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, action);
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	for (i = 0; i < n; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_JMP)
+			insns[i].jf = n - 1 - (i + 1);
+	prog.len = n;
+	return uring_seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_URING);
 }
 
 int t_listener(int *port)

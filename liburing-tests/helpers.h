@@ -39,6 +39,16 @@ void t_rule_check(int ret, const char *name);
  */
 int t_load(scmp_filter_ctx ctx);
 
+/* For t_load_sqe_only(): every syscall number. */
+#define T_ANY_NR	(-1)
+/*
+ * Load, with SECCOMP_FILTER_FLAG_URING, a hand-written cBPF filter that
+ * returns @action for io_uring operations (instruction_pointer 0) whose
+ * nr is @nr (any nr with T_ANY_NR) and allows everything else, syscalls
+ * included. Returns 0 or -errno (-EINVAL on a kernel without the flag).
+ */
+int t_load_sqe_only(int nr, uint32_t action);
+
 /* A TCP listener on 127.0.0.1, non-blocking; *port gets its port. */
 int t_listener(int *port);
 
