@@ -30,11 +30,14 @@ fi
 ((probe == 124)) && accel=(-accel kvm -cpu host)
 log "booting $(basename "$kdir") (${accel[1]%%,*}), log: $logf"
 
+# loglevel=5: the console gets KERN_WARNING and above, which is where
+# WARN() and lockdep print their reports ("quiet" would hide them); the
+# host's scripts/parse-results.py reads them from the log.
 rc=0
 timeout -k 10 "$timeout_s" qemu-system-x86_64 "${accel[@]}" \
 	-m "${GUEST_MEM:-2048}" -smp 2,sockets=2 -nographic -no-reboot -nodefaults \
 	-serial stdio -monitor none \
 	-kernel "$kdir/bzImage" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=4 quiet $*" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=5 $*" \
 	</dev/null >"$logf" 2>&1 || rc=$?
 exit "$rc"
