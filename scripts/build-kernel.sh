@@ -25,11 +25,11 @@ fragments=("$PATCH_DIR/guest.config")
 [[ -n "$extra" ]] && fragments+=("$(realpath "$extra")")
 
 "$REPO_DIR/scripts/kernel-tree.sh"
-commit="$(git -C "$TREE_DIR" rev-parse --verify -q "$branch^{commit}")" ||
+commit="$(tree_git rev-parse --verify -q "$branch^{commit}")" ||
 	die "no revision $branch in $TREE_DIR"
 # Keyed by the source tree, not the commit: a reworded commit message
 # needs no rebuild.
-tree="$(git -C "$TREE_DIR" rev-parse "$commit^{tree}")"
+tree="$(tree_git rev-parse "$commit^{tree}")"
 key="$( (echo "$tree"; cat "${fragments[@]}") | sha256sum | cut -c1-16)"
 dest="$KERNELS_DIR/$flavour-$key"
 if [[ -f "$dest/bzImage" ]]; then
@@ -39,7 +39,7 @@ if [[ -f "$dest/bzImage" ]]; then
 fi
 
 log "building $flavour kernel ($branch, ${commit:0:12})"
-git -C "$TREE_DIR" checkout -q -f "$commit"
+tree_git checkout -q -f "$commit"
 cfg_key="$(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
 obj="$BUILD_DIR/$cfg_key"
 mkdir -p "$obj"

@@ -15,6 +15,10 @@ out="${1:-}"
 version="$(dpkg-query -W -f='${source:Version}' liburing-dev)" ||
 	die "liburing-dev is not installed; run scripts/setup.sh"
 cache="$CACHE_DIR/liburing-upstream/$version"
+# one build of the cache at a time; a second run waits and reuses it
+mkdir -p "$CACHE_DIR/liburing-upstream"
+exec 7>"$CACHE_DIR/liburing-upstream/lock"
+flock 7
 
 if [[ ! -f "$cache/built" ]]; then
 	log "fetching and building liburing $version's tests"

@@ -13,7 +13,7 @@ kernel_out_args "$@"
 
 src="$(mktemp -d)"
 trap 'rm -rf "$src"' EXIT
-git -C "$TREE_DIR" archive base tools/testing/selftests/kselftest_harness.h \
+tree_git archive base tools/testing/selftests/kselftest_harness.h \
 	tools/testing/selftests/kselftest.h tools/testing/selftests/seccomp \
 	tools/testing/selftests/clone3 |
 	tar -x -C "$src"

@@ -19,18 +19,18 @@ msg="$PATCH_DIR/selftests-commit.txt"
 subject="$(head -1 "$msg")"
 "$REPO_DIR/scripts/kernel-tree.sh"
 parent=patched
-[[ "$(git -C "$TREE_DIR" log -1 --format=%s patched)" == "$subject" ]] && parent=patched~1
-number=$(($(git -C "$TREE_DIR" rev-list --count "base..$parent") + 1))
+[[ "$(tree_git log -1 --format=%s patched)" == "$subject" ]] && parent=patched~1
+number=$(($(tree_git rev-list --count "base..$parent") + 1))
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export GIT_INDEX_FILE="$work/index"
-git -C "$TREE_DIR" read-tree "$parent"
+tree_git read-tree "$parent"
 dir=tools/testing/selftests/seccomp
 add_blob() { # path file
 	local blob
-	blob="$(git -C "$TREE_DIR" hash-object -w "$2")"
-	git -C "$TREE_DIR" update-index --add --cacheinfo 100644 "$blob" "$1"
+	blob="$(tree_git hash-object -w "$2")"
+	tree_git update-index --add --cacheinfo 100644 "$blob" "$1"
 }
 for f in "$REPO_DIR"/selftests/*.[ch]; do
 	add_blob "$dir/$(basename "$f")" "$f"
@@ -39,22 +39,22 @@ progs=()
 for f in "$REPO_DIR"/selftests/*.c; do
 	progs+=("$(basename "$f" .c)")
 done
-git -C "$TREE_DIR" show "$parent:$dir/Makefile" |
+tree_git show "$parent:$dir/Makefile" |
 	sed "s/^TEST_GEN_PROGS := seccomp_bpf seccomp_benchmark\$/& ${progs[*]}/" >"$work/Makefile"
 grep -q 'seccomp_uring' "$work/Makefile" || die "$dir/Makefile changed upstream; update this script"
 add_blob "$dir/Makefile" "$work/Makefile"
-{ git -C "$TREE_DIR" show "$parent:$dir/.gitignore"; printf '%s\n' "${progs[@]}"; } >"$work/gitignore"
+{ tree_git show "$parent:$dir/.gitignore"; printf '%s\n' "${progs[@]}"; } >"$work/gitignore"
 add_blob "$dir/.gitignore" "$work/gitignore"
 # io_uring's maintainers hear of changes to the io_uring tests
-git -C "$TREE_DIR" show "$parent:MAINTAINERS" |
+tree_git show "$parent:MAINTAINERS" |
 	sed '/^IO_URING$/,/^$/s|^F:\tio_uring/$|&\nF:\ttools/testing/selftests/seccomp/*uring*|' >"$work/MAINTAINERS"
 grep -q 'selftests/seccomp/\*uring\*' "$work/MAINTAINERS" || die "MAINTAINERS: no IO_URING entry to extend"
 add_blob MAINTAINERS "$work/MAINTAINERS"
-tree="$(git -C "$TREE_DIR" write-tree)"
+tree="$(tree_git write-tree)"
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
-commit="$(git -C "$TREE_DIR" commit-tree "$tree" -p "$parent" -F "$msg")"
+commit="$(tree_git commit-tree "$tree" -p "$parent" -F "$msg")"
 unset GIT_INDEX_FILE
-git -C "$TREE_DIR" format-patch -q --no-signature --zero-commit \
+tree_git format-patch -q --no-signature --zero-commit \
 	--start-number "$number" -o "$work/out" -1 "$commit"
 new="$(ls "$work/out"/*.patch)"
 name="$(basename "$new")"

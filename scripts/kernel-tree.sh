@@ -12,7 +12,7 @@ lock_tree
 
 [[ -f "$LINUX_TARBALL" ]] || die "$LINUX_TARBALL not found; run scripts/setup.sh"
 
-if ! git -C "$TREE_DIR" rev-parse -q --verify base >/dev/null 2>&1; then
+if ! tree_git rev-parse -q --verify base >/dev/null 2>&1; then
 	log "unpacking $LINUX_TARBALL (once)"
 	# A new tree has old mtimes: objects built from another tree would
 	# look up to date, so the object directory goes too.
@@ -27,23 +27,26 @@ if ! git -C "$TREE_DIR" rev-parse -q --verify base >/dev/null 2>&1; then
 	# kernel's own .gitignore rules match (.gitignore files themselves,
 	# .clang-format, ...) are part of the source too.
 	sed -i -e '/^\/\*$/d' -e '/^!\/debian\/$/d' "$TREE_DIR.tmp/.gitignore"
-	git -C "$TREE_DIR.tmp" init -q -b base
-	git -C "$TREE_DIR.tmp" add -A -f
-	git -C "$TREE_DIR.tmp" commit -q -m "Linux $version (Debian linux-source-6.12)"
+	git -C "$TREE_DIR.tmp" init -q -b base 9>&-
 	mv "$TREE_DIR.tmp" "$TREE_DIR"
+	tree_git add -A -f
+	tree_git commit -q -m "Linux $version (Debian linux-source-6.12)"
 fi
+# for a developer's own git commands in the tree too (scripts/export-series.sh)
+tree_git config gc.auto 0
+tree_git config maintenance.auto false
 
 series_hash="$(series_patches | hash_files)"
-if [[ "$(git -C "$TREE_DIR" config --get uring-seccomp.series || true)" != "$series_hash" ]] ||
-	! git -C "$TREE_DIR" rev-parse -q --verify patched >/dev/null; then
+if [[ "$(tree_git config --get uring-seccomp.series || true)" != "$series_hash" ]] ||
+	! tree_git rev-parse -q --verify patched >/dev/null; then
 	log "applying kernel-patches/ onto base"
-	git -C "$TREE_DIR" am --abort >/dev/null 2>&1 || true
-	git -C "$TREE_DIR" checkout -q -f -B patched base
+	tree_git am --abort >/dev/null 2>&1 || true
+	tree_git checkout -q -f -B patched base
 	while read -r patch; do
-		if ! git -C "$TREE_DIR" am -q --keep-cr "$patch" >/dev/null 2>&1; then
-			git -C "$TREE_DIR" am --abort >/dev/null 2>&1 || true
+		if ! tree_git am -q --keep-cr "$patch" >/dev/null 2>&1; then
+			tree_git am --abort >/dev/null 2>&1 || true
 			die "patch $(basename "$patch") does not apply onto base (git am failed)"
 		fi
 	done < <(series_patches)
-	git -C "$TREE_DIR" config uring-seccomp.series "$series_hash"
+	tree_git config uring-seccomp.series "$series_hash"
 fi

@@ -67,6 +67,46 @@ lock_tree() {
 	export URING_SECCOMP_TREE_LOCKED=1
 }
 
+# git on the shared kernel tree. Never with the lock's descriptor: a
+# child that outlives the script (git's detached "gc --auto") would hold
+# the lock after the script exits. Auto-gc is off there anyway: repacking
+# the whole kernel tree in the middle of a build costs minutes.
+tree_git() {
+	git -C "$TREE_DIR" -c gc.auto=0 -c gc.autoDetach=false -c maintenance.auto=false "$@" 9>&-
+}
+
+# The processes named NAME that have the tree lock open, one "pid comm"
+# a line.
+lock_holders() {
+	local fd pid
+	for fd in /proc/[0-9]*/fd/*; do
+		[[ "$(readlink "$fd" 2>/dev/null)" == "$CACHE_DIR/tree.lock" ]] || continue
+		pid="${fd#/proc/}" pid="${pid%%/*}"
+		[[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$1" ]] && echo "$pid $1"
+	done
+	return 0
+}
+
+# A directory of its own for everything one run writes, so two runs at
+# once never read each other's logs: sets "run" to $OUT_DIR/NAME.XXXXXX,
+# held locked (fd 8) until the caller exits, and points the symlink
+# $OUT_DIR/NAME at it. Earlier runs' directories that no run holds are
+# removed first.
+new_run_dir() {
+	local name="$1" d
+	mkdir -p "$OUT_DIR"
+	for d in "$OUT_DIR/$name".*/; do
+		[[ -d "$d" ]] || continue
+		exec 8>"$d/lock"
+		flock -n 8 && rm -rf "$d"
+		exec 8>&-
+	done
+	run="$(mktemp -d "$OUT_DIR/$name.XXXXXX")"
+	exec 8>"$run/lock"
+	flock 8
+	ln -sfn "$(basename "$run")" "$OUT_DIR/$name.tmp" && mv -T "$OUT_DIR/$name.tmp" "$OUT_DIR/$name"
+}
+
 # The arguments of a script that builds programs against a kernel's
 # exported headers: sets kdir and out, or dies with the usage.
 kernel_out_args() {

@@ -12,9 +12,7 @@ scripts="$REPO_DIR/scripts"
 
 declare -A kernel
 prepare_kernels
-run="$OUT_DIR/demo-run"
-rm -rf "$run"
-mkdir -p "$run"
+new_run_dir demo-run
 "$scripts/build-tests.sh" "${kernel[patched]}" "$run/build" >/dev/null
 "$scripts/make-initramfs.sh" "$run/build/demo" "$run/demo.cpio.gz"
 

@@ -35,18 +35,15 @@ if ((debug)); then
 	test_timeout=900
 fi
 
-run="$OUT_DIR/test-run"
 # a debug run keeps its own logs: it may run beside a normal one
-((debug)) && run="$OUT_DIR/test-run-debug"
-rm -rf "$run"
-mkdir -p "$run"
+if ((debug)); then new_run_dir test-run-debug; else new_run_dir test-run; fi
 
 log "checking the series"
 host="$run/host.tap"
 "$scripts/check-series.sh" >"$run/series.tap"
 {
 	echo "TAP version 13"
-	echo "1..2"
+	echo "1..3"
 	if cmp -s "$REPO_DIR/include/linux/seccomp.h" "${kernel[patched]}/usr/include/linux/seccomp.h"; then
 		echo "ok 1 include/linux/seccomp.h is the patched kernel's UAPI header"
 	else
@@ -58,6 +55,15 @@ host="$run/host.tap"
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
 		echo "not ok 2 the series' selftests patch is generated from selftests/"
+	fi
+	# a git child left running by the builds (a detached "gc --auto")
+	# would keep the tree lock and stall the next build for minutes
+	holders="$(lock_holders git)"
+	if [[ -z "$holders" ]]; then
+		echo "ok 3 no git process holds the kernel tree lock after the builds"
+	else
+		printf '# %s\n' "$holders"
+		echo "not ok 3 no git process holds the kernel tree lock after the builds"
 	fi
 } >"$host"
 

@@ -8,9 +8,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 packages=(
-	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
+	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils rsync
 	git python3 python3-ply python3-git perl file qemu-system-x86 busybox-static linux-source-6.12
-	liburing-dev libseccomp-dev libjson-c-dev libcap-dev fio gnuplot-nox iproute2
+	liburing-dev libseccomp-dev libjson-c-dev libcap-dev fio gnuplot-nox iproute2 procps
+	# the series is cross-built (compiled, not booted) for other architectures
+	gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-riscv64-linux-gnu gcc-powerpc64-linux-gnu
+	# Podman's default seccomp profile, /usr/share/containers/seccomp.json
+	golang-github-containers-common
 )
 missing=()
 for p in "${packages[@]}"; do
