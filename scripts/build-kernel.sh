@@ -31,7 +31,9 @@ commit="$(tree_git rev-parse --verify -q "$branch^{commit}")" ||
 # needs no rebuild.
 tree="$(tree_git rev-parse "$commit^{tree}")"
 key="$( (echo "$tree"; cat "${fragments[@]}") | sha256sum | cut -c1-16)"
-dest="$KERNELS_DIR/$flavour-$key"
+# one entry per tree and configuration, whatever the name it was asked by
+# (the build after the last patch is the patched kernel)
+dest="$KERNELS_DIR/$key"
 if [[ -f "$dest/bzImage" ]]; then
 	log "kernel $flavour cached: $dest"
 	echo "$dest"
@@ -44,18 +46,21 @@ cfg_key="$(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
 obj="$BUILD_DIR/$cfg_key"
 mkdir -p "$obj"
 mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP=uring-seccomp KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
-"${mk[@]}" tinyconfig >/dev/null
-"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null
-"${mk[@]}" olddefconfig >/dev/null
-# Every line of the fragments must have survived Kconfig's resolution.
-missing=0
-while read -r line; do
-	[[ "$line" == CONFIG_* ]] || continue
-	grep -qx -- "$line" "$obj/.config" || { echo "config: $line was not taken" >&2; missing=1; }
-done < <(cat "${fragments[@]}")
-((missing == 0)) || die "guest config fragment does not resolve; fix kernel-patches/guest.config"
-"${mk[@]}" bzImage 2>"$obj/build.log" || { tail -40 "$obj/build.log" >&2; die "kernel build failed ($flavour)"; }
-"${mk[@]}" headers_install INSTALL_HDR_PATH="$obj/hdr" >/dev/null
+# A configuration variant (an extra fragment) starts from a copy of the
+# guest configuration's objects: Kbuild then rebuilds only the files
+# that depend on the options the variant changes.
+base_obj="$BUILD_DIR/$(sha256sum <"$PATCH_DIR/guest.config" | cut -c1-16)"
+if [[ -n "$extra" && ! -d "$obj" && -f "$base_obj/vmlinux" ]]; then
+	log "seeding the $(basename "$extra") objects from the guest configuration's"
+	cp -a "$base_obj" "$obj.tmp" && mv "$obj.tmp" "$obj"
+fi
+"${mk[@]}" tinyconfig >/dev/null 9>&-
+"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null 9>&-
+"${mk[@]}" olddefconfig >/dev/null 9>&-
+check_config "$obj/.config" "${fragments[@]}" ||
+	die "config fragments ${fragments[*]} do not resolve; fix them"
+"${mk[@]}" bzImage 2>"$obj/build.log" 9>&- || { tail -40 "$obj/build.log" >&2; die "kernel build failed ($flavour)"; }
+"${mk[@]}" headers_install INSTALL_HDR_PATH="$obj/hdr" >/dev/null 9>&-
 mkdir -p "$dest.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$dest.tmp/"
 rm -rf "$dest.tmp/usr" && cp -r "$obj/hdr" "$dest.tmp/usr"

@@ -35,6 +35,8 @@ fi
 # for a developer's own git commands in the tree too (scripts/export-series.sh)
 tree_git config gc.auto 0
 tree_git config maintenance.auto false
+# patch index lines of a stable length, whatever the state of the packs
+tree_git config core.abbrev 9
 
 series_hash="$(series_patches | hash_files)"
 if [[ "$(tree_git config --get uring-seccomp.series || true)" != "$series_hash" ]] ||

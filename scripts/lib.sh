@@ -75,6 +75,32 @@ tree_git() {
 	git -C "$TREE_DIR" -c gc.auto=0 -c gc.autoDetach=false -c maintenance.auto=false "$@" 9>&-
 }
 
+# Whether CONFIG resolved every option the FRAGMENTS ask for, the last
+# fragment that names an option winning ("CONFIG_X=v" or "# CONFIG_X is
+# not set"). Names each option that was not taken on stderr.
+check_config() {
+	local config="$1" line sym ok=0
+	shift
+	declare -A want=()
+	while read -r line; do
+		if [[ "$line" =~ ^(CONFIG_[A-Za-z0-9_]+)= ]]; then
+			want[${BASH_REMATCH[1]}]="$line"
+		elif [[ "$line" =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			want[${BASH_REMATCH[1]}]="$line"
+		fi
+	done < <(cat "$@")
+	for sym in "${!want[@]}"; do
+		grep -qxF -- "${want[$sym]}" "$config" && continue
+		# an option Kconfig hides because its dependency is off is "not set" too
+		if [[ "${want[$sym]}" == "# $sym is not set" ]] && ! grep -q "^$sym=" "$config"; then
+			continue
+		fi
+		echo "config: ${want[$sym]} was not taken" >&2
+		ok=1
+	done
+	return "$ok"
+}
+
 # The processes named NAME that have the tree lock open, one "pid comm"
 # a line.
 lock_holders() {

@@ -22,8 +22,19 @@ case "${1:-}" in
 *) die "usage: $0 [--debug]" ;;
 esac
 
+# a debug run keeps its own logs: it may run beside a normal one
+if ((debug)); then new_run_dir test-run-debug; else new_run_dir test-run; fi
+
 declare -A kernel
-prepare_kernels
+"$scripts/setup.sh"
+"$scripts/kernel-tree.sh"
+kernel[stock]="$("$scripts/build-kernel.sh" stock)"
+# The build after each patch goes in series order from the stock kernel's
+# objects, so each rebuilds only what its patch changed, and the last one
+# is the patched kernel, which is then found in the cache.
+log "checking the series"
+"$scripts/check-series.sh" >"$run/series.tap"
+kernel[patched]="$("$scripts/build-kernel.sh" patched)"
 timeout_s=900
 # the per-program timeout of the guest suites (scripts/guest/suites/)
 test_timeout=60
@@ -35,12 +46,9 @@ if ((debug)); then
 	test_timeout=900
 fi
 
-# a debug run keeps its own logs: it may run beside a normal one
-if ((debug)); then new_run_dir test-run-debug; else new_run_dir test-run; fi
-
-log "checking the series"
 host="$run/host.tap"
-"$scripts/check-series.sh" >"$run/series.tap"
+log "building the series in other configurations and for other architectures"
+"$scripts/check-builds.sh" >"$run/builds.tap"
 {
 	echo "TAP version 13"
 	echo "1..3"
@@ -92,7 +100,7 @@ python3 "$scripts/compare-unfiltered.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/unfiltered.tap"
 rc=0
 python3 "$scripts/parse-results.py" \
-	--host "series=$run/series.tap" --host "host=$host" \
+	--host "series=$run/series.tap" --host "builds=$run/builds.tap" --host "host=$host" \
 	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
