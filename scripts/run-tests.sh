@@ -76,11 +76,15 @@ log "building the test programs"
 "$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz" "$run/regress/seccomp_bpf" \
 	"$run/tests/launcher" "$run/liburing-upstream"
 
+# uring_seccomp.expect=: each guest knows which kernel it runs (on the
+# patched one a filter that cannot opt in fails, never skips)
 rc=0
 for k in patched stock; do
 	kdir="${kernel[$k]}"
+	extra=()
+	((debug)) && [[ $k == patched ]] && extra=(uring_seccomp.debug=1)
 	"$scripts/boot-guest.sh" "$kdir" "$run/tests.cpio.gz" "$run/$k.log" "$timeout_s" \
-		"uring_seccomp.timeout=$test_timeout" || rc=$?
+		"uring_seccomp.timeout=$test_timeout" "uring_seccomp.expect=$k" "${extra[@]}" || rc=$?
 	((rc == 124)) && echo "ERROR: the $k guest hung (killed after $timeout_s s)" >&2
 	rc=0
 done
