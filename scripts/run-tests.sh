@@ -22,6 +22,9 @@ case "${1:-}" in
 *) die "usage: $0 [--debug]" ;;
 esac
 
+# The suites every guest must report (a new suite file is a new one)
+suites="$("$scripts/expected-suites.sh")"
+
 declare -A kernel
 prepare_kernels
 timeout_s=900
@@ -94,8 +97,12 @@ python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/regress.tap"
 python3 "$scripts/compare-unfiltered.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/unfiltered.tap"
+expect=()
+while read -r suite; do
+	expect+=(--expect-suite "$suite")
+done <<<"$suites"
 rc=0
-python3 "$scripts/parse-results.py" \
+python3 "$scripts/parse-results.py" --allowed-skips "$scripts/allowed-skips.txt" "${expect[@]}" \
 	--host "series=$run/series.tap" --host "host=$host" \
 	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?

@@ -21,6 +21,8 @@ for t in "$@"; do
 	out="$(cd "$work" && timeout "$limit" "$t" 2>&1)"
 	rc=$?
 	rm -rf "$work"
+	# busybox's timeout kills with SIGTERM and exits with it: 143
+	[ $rc -eq 124 ] || [ $rc -eq 143 ] && echo "# $name: killed after $limit s?"
 	[ $rc -ne 0 ] && [ -n "$out" ] && printf '%s\n' "$out" | tail -5 | sed 's/^/# /'
 	# some tests write to the console itself (tty-write-dpoll): start
 	# the result on a line of its own
