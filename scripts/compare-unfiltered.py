@@ -56,7 +56,8 @@ def compare(n, what, stock, patched):
     for i, (label, res) in enumerate(runs):
         bad = sorted(k for k, v in res.items() if failed(v))
         for k in bad:
-            print(f"# {label}: {k} failed: {res[k]}")
+            detail = f": {res[k][1]}" if isinstance(res[k], tuple) else ""
+            print(f"# {label}: {k} failed{detail}")
         print(f"{'not ok' if bad or not res else 'ok'} {n + 2 + i} {what}: none failed "
               f"on {label} ({len(bad)} failed)")
     missing = sorted(set(stock) ^ set(patched))
