@@ -22,6 +22,8 @@ case "${1:-}" in
 *) die "usage: $0 [--debug]" ;;
 esac
 
+# The suites every guest must report (a new suite file is a new one)
+suites="$("$scripts/expected-suites.sh")"
 # a debug run keeps its own logs: it may run beside a normal one
 if ((debug)); then new_run_dir test-run-debug; else new_run_dir test-run; fi
 
@@ -84,11 +86,15 @@ log "building the test programs"
 "$scripts/make-initramfs.sh" "$run/tests/bin" "$run/tests.cpio.gz" "$run/regress/seccomp_bpf" \
 	"$run/tests/launcher" "$run/liburing-upstream"
 
+# uring_seccomp.expect=: each guest knows which kernel it runs (on the
+# patched one a filter that cannot opt in fails, never skips)
 rc=0
 for k in patched stock; do
 	kdir="${kernel[$k]}"
+	extra=()
+	((debug)) && [[ $k == patched ]] && extra=(uring_seccomp.debug=1)
 	"$scripts/boot-guest.sh" "$kdir" "$run/tests.cpio.gz" "$run/$k.log" "$timeout_s" \
-		"uring_seccomp.timeout=$test_timeout" || rc=$?
+		"uring_seccomp.timeout=$test_timeout" "uring_seccomp.expect=$k" "${extra[@]}" || rc=$?
 	((rc == 124)) && echo "ERROR: the $k guest hung (killed after $timeout_s s)" >&2
 	rc=0
 done
@@ -98,10 +104,17 @@ python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/regress.tap"
 python3 "$scripts/compare-unfiltered.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/unfiltered.tap"
+# the checks of the checks: the parsers above fail what they must
+python3 "$scripts/test-harness.py" >"$run/harness.tap" || true
+expect=()
+while read -r suite; do
+	expect+=(--expect-suite "$suite")
+done <<<"$suites"
 rc=0
-python3 "$scripts/parse-results.py" \
+python3 "$scripts/parse-results.py" --allowed-skips "$scripts/allowed-skips.txt" "${expect[@]}" \
 	--host "series=$run/series.tap" --host "builds=$run/builds.tap" --host "host=$host" \
 	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
+	--host "harness=$run/harness.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
 exit "$rc"

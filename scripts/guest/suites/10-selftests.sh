@@ -1,7 +1,15 @@
 #!/bin/sh
 # The kselftests of selftests/ (the series' tools/testing/selftests/seccomp
-# programs): each prints its own TAP and is one suite.
-for t in /tests/bin/seccomp_uring*; do
+# programs): each prints its own TAP and is one suite, named
+# selftests/PROGRAM. A program's exit status is printed after its TAP;
+# any but 0 makes this script exit 1 (and "# guest-done rc=" non-zero).
+# URING_SECCOMP_TESTS: where the tests are (default /tests).
+status=0
+for t in "${URING_SECCOMP_TESTS:-/tests}"/bin/seccomp_uring*; do
 	echo "# suite: selftests/${t##*/}"
 	"$t" 2>&1
+	rc=$?
+	echo "# selftests/${t##*/}: exit $rc"
+	[ $rc -eq 0 ] || status=1
 done
+exit $status
