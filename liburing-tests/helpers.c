@@ -98,15 +98,42 @@ void t_rule_check(int ret, const char *name)
 	}
 }
 
+int t_required(void)
+{
+	const char *expect = getenv("URING_SECCOMP_EXPECT");
+
+	if (expect && !strcmp(expect, "patched"))
+		return 1;
+	if (expect && !strcmp(expect, "stock"))
+		return 0;
+	return -1;
+}
+
+int t_opt_in(int ret, const char *flag)
+{
+	if (ret >= 0) {
+		if (t_required() == 0) {
+			fprintf(stderr, "URING_SECCOMP_EXPECT=stock, yet %s was accepted\n",
+				flag);
+			exit(T_EXIT_FAIL);
+		}
+		return 0;
+	}
+	if (ret == -EINVAL && !uring_seccomp_supported() && t_required() != 1)
+		return 1;
+	fprintf(stderr, "loading a filter with %s: %s%s\n", flag, strerror(-ret),
+		t_required() == 1 ? " (URING_SECCOMP_EXPECT=patched)" : "");
+	exit(T_EXIT_FAIL);
+}
+
 int t_load(scmp_filter_ctx ctx)
 {
-	int ret, stock = 0;
+	int ret, stock;
 
 	ret = uring_seccomp_load(ctx, SECCOMP_FILTER_FLAG_URING);
-	if (ret == -EINVAL && !uring_seccomp_supported()) {
-		stock = 1;
+	stock = t_opt_in(ret, "SECCOMP_FILTER_FLAG_URING");
+	if (stock)
 		ret = uring_seccomp_load(ctx, 0);
-	}
 	seccomp_release(ctx);
 	if (ret) {
 		fprintf(stderr, "loading the filter: %s\n", strerror(-ret));
@@ -144,7 +171,8 @@ int t_load_sqe_only(int nr, uint32_t action)
 		if (BPF_CLASS(insns[i].code) == BPF_JMP)
 			insns[i].jf = n - 1 - (i + 1);
 	prog.len = n;
-	return uring_seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_URING);
+	return t_opt_in(uring_seccomp_load_prog(&prog, SECCOMP_FILTER_FLAG_URING),
+			"SECCOMP_FILTER_FLAG_URING");
 }
 
 int t_listener(int *port)

@@ -34,8 +34,24 @@ scmp_filter_ctx t_filter(uint32_t def_action);
 	t_rule_check(seccomp_rule_add(ctx, action, SCMP_SYS(name), __VA_ARGS__), #name)
 void t_rule_check(int ret, const char *name);
 /*
+ * The kernel the harness booted, from URING_SECCOMP_EXPECT: 1 for
+ * "patched" (the series' flags must load), 0 for "stock" (they must be
+ * refused), -1 when unset (the kernel's answer decides, as by hand).
+ */
+int t_required(void);
+/*
+ * Judge @ret, what loading a filter with the series' flag @flag (its
+ * name) returned. Returns 0 if it loaded, 1 if the kernel lacks the
+ * flag (stock: -EINVAL, and SECCOMP_FILTER_FLAG_URING unknown). Exits
+ * T_EXIT_FAIL, printing the errno, on any other error, on a refusal
+ * where t_required() says "patched" and on a load where it says "stock":
+ * so on the patched kernel a lost flag fails the test, never skips it.
+ */
+int t_opt_in(int ret, const char *flag);
+/*
  * Load @ctx with SECCOMP_FILTER_FLAG_URING and release it. On a kernel
  * without the flag it is loaded without; returns 1 then (stock), else 0.
+ * Exits T_EXIT_FAIL where t_opt_in() does.
  */
 int t_load(scmp_filter_ctx ctx);
 
@@ -45,7 +61,8 @@ int t_load(scmp_filter_ctx ctx);
  * Load, with SECCOMP_FILTER_FLAG_URING, a hand-written cBPF filter that
  * returns @action for io_uring operations (instruction_pointer 0) whose
  * nr is @nr (any nr with T_ANY_NR) and allows everything else, syscalls
- * included. Returns 0 or -errno (-EINVAL on a kernel without the flag).
+ * included. Returns 0, or 1 on a kernel without the flag (nothing is
+ * loaded); exits T_EXIT_FAIL where t_opt_in() does.
  */
 int t_load_sqe_only(int nr, uint32_t action);
 

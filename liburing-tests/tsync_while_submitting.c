@@ -64,7 +64,7 @@ int main(void)
 	struct worker w[THREADS] = { { 0 } };
 	pthread_t threads[THREADS];
 	unsigned int flags = SECCOMP_FILTER_FLAG_TSYNC | SECCOMP_FILTER_FLAG_URING;
-	int i, ret, stock = 0, after = 0, refused = 0, created = 0, before = 0;
+	int i, ret, stock, after = 0, refused = 0, created = 0, before = 0;
 	scmp_filter_ctx ctx;
 
 	for (i = 0; i < THREADS; i++) {
@@ -76,10 +76,9 @@ int main(void)
 	ctx = t_filter(SCMP_ACT_ALLOW);
 	t_rule(ctx, SCMP_ACT_ERRNO(EPERM), openat, 0);
 	ret = uring_seccomp_load(ctx, flags);
-	if (ret == -EINVAL && !uring_seccomp_supported()) {
-		stock = 1;
+	stock = t_opt_in(ret, "SECCOMP_FILTER_FLAG_URING");
+	if (stock)
 		ret = uring_seccomp_load(ctx, SECCOMP_FILTER_FLAG_TSYNC);
-	}
 	seccomp_release(ctx);
 	if (ret) {
 		printf("loading the filter with TSYNC: %s\n", strerror(-ret));

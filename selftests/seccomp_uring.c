@@ -7,6 +7,8 @@
  * without the flag the same tests load the filter without it and show
  * the bypass instead: the test is skipped with "BYPASS reproduced" when
  * the operation went through despite the filter, and fails if it did not.
+ * Where the harness requires the flag (uring_expect.h), a kernel that
+ * refuses it fails every test instead.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +30,7 @@
 #include <linux/seccomp.h>
 
 #include "../kselftest_harness.h"
+#include "uring_expect.h"
 #include "uring_raw.h"
 
 #if defined(__x86_64__)
@@ -99,17 +102,27 @@ static int load_prog(struct sock_filter *insns, unsigned short len,
 /*
  * load_uring_prog - as load_prog(), with SECCOMP_FILTER_FLAG_URING.
  * On a kernel without the flag the program is loaded without it and
- * stock is set, so the test shows the bypass instead.
+ * stock is set, so the test shows the bypass instead; unless the flag
+ * is required (uring_expect.h): then the refusal is returned. A kernel
+ * that accepts the flag where a stock kernel is expected gets -EPROTO
+ * (the filter is loaded). Either is printed.
  */
 static int load_uring_prog(struct sock_filter *insns, unsigned short len,
 			   unsigned int flags)
 {
 	int ret = load_prog(insns, len, flags | SECCOMP_FILTER_FLAG_URING);
+	int required = uring_seccomp_required();
 
-	if (ret == -EINVAL) {
+	if (ret == -EINVAL && required != 1) {
 		ret = load_prog(insns, len, flags);
 		if (ret >= 0)
 			stock = 1;
+	} else if (ret < 0) {
+		fprintf(stderr, "# loading with SECCOMP_FILTER_FLAG_URING: %s\n",
+			strerror(-ret));
+	} else if (required == 0) {
+		fprintf(stderr, "# URING_SECCOMP_EXPECT=stock, yet SECCOMP_FILTER_FLAG_URING was accepted\n");
+		ret = -EPROTO;
 	}
 	return ret;
 }
@@ -185,11 +198,28 @@ static int not_run(void)
 	return syscall(100000) == -1 ? -errno : 0;
 }
 
-static int uring_flag_supported(void)
+/*
+ * uring_flag_errno - 0 if the kernel knows SECCOMP_FILTER_FLAG_URING,
+ * else the errno of the refusal. A kernel that knows every flag faults
+ * on the NULL program; one that does not refuses the flag first.
+ */
+static int uring_flag_errno(void)
 {
-	return sys_seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_URING,
-			   NULL) == -1 && errno == EFAULT;
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_URING,
+			NULL) != -1)
+		return 0;
+	return errno == EFAULT ? 0 : errno;
 }
+
+/* In a TEST(): skip (or fail, see uring_expect.h) without the flag */
+#define REQUIRE_URING_FLAG() do {					\
+	int __err = uring_flag_errno();					\
+									\
+	if (__err)							\
+		SKIP_LACKING(__err, EINVAL,				\
+			     "SECCOMP_FILTER_FLAG_URING is refused");	\
+	ASSERT_NOT_STOCK("SECCOMP_FILTER_FLAG_URING is accepted");	\
+} while (0)
 
 static void prep_openat(struct uring *r, const char *path, int flags)
 {
@@ -226,8 +256,7 @@ TEST(unknown_filter_flag_bits_are_einval)
 
 TEST(uring_flag_is_accepted)
 {
-	if (!uring_flag_supported())
-		SKIP(return, "kernel lacks SECCOMP_FILTER_FLAG_URING");
+	REQUIRE_URING_FLAG();
 	EXPECT_EQ(0, load_filter(__NR_getppid, SECCOMP_RET_ERRNO | EPERM,
 				 SECCOMP_FILTER_FLAG_URING));
 	EXPECT_EQ(-1, syscall(__NR_getppid));
@@ -351,8 +380,7 @@ TEST(log_action_runs_the_operation)
 	const char *path = tpath("log");
 	struct uring r;
 
-	if (!uring_flag_supported())
-		SKIP(return, "kernel lacks SECCOMP_FILTER_FLAG_URING");
+	REQUIRE_URING_FLAG();
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_uring_filter(__NR_openat, SECCOMP_RET_LOG, 0));
 	prep_openat(&r, path, O_CREAT | O_WRONLY);
@@ -497,7 +525,8 @@ TEST(uring_force_sysctl_makes_every_filter_judge)
 	/* opened first: the filter below denies openat */
 	fd = open(URING_FORCE_SYSCTL, O_WRONLY);
 	if (fd < 0)
-		SKIP(return, "no %s (stock kernel)", URING_FORCE_SYSCTL);
+		SKIP_LACKING(errno, ENOENT, "no " URING_FORCE_SYSCTL);
+	ASSERT_NOT_STOCK("there is " URING_FORCE_SYSCTL);
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_filter(__NR_openat, SECCOMP_RET_ERRNO | EACCES, 0));
 	ASSERT_EQ(0, write_sysctl(fd, "1"));
@@ -561,8 +590,7 @@ TEST(unflagged_filter_in_stack_is_ignored)
 	const char *path = tpath("mixed");
 	struct uring r;
 
-	if (!uring_flag_supported())
-		SKIP(return, "kernel lacks SECCOMP_FILTER_FLAG_URING");
+	REQUIRE_URING_FLAG();
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_filter(__NR_openat, SECCOMP_RET_ERRNO | EPERM, 0));
 	ASSERT_EQ(0, load_filter(__NR_getppid, SECCOMP_RET_ERRNO | EPERM,

@@ -19,22 +19,26 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 
 #include "../kselftest_harness.h"
+#include "uring_expect.h"
 #include "uring_raw.h"
 
 #if defined(__x86_64__)
@@ -46,6 +50,14 @@
 #define FASTPATH_SYSCTL	"/proc/sys/kernel/seccomp/fastpath"
 #define FORCE_SYSCTL	"/proc/sys/kernel/seccomp/uring_force"
 #define NOPATH		"/nonexistent/seccomp-uring-cache"
+/*
+ * How many opcodes at least reach the filters with one of the shapes
+ * below: 41 of the 58 of Linux 6.12 (the rest need fields these shapes
+ * do not give, such as registered buffers, or are refused by prep on
+ * fd -1). Fewer would mean the comparison covers less than it did, e.g.
+ * because the hook moved before prep or opcodes lost their twin.
+ */
+#define MIN_REACHED	41
 
 /* The twin syscalls also checked directly, at syscall entry. */
 static const int twin_nrs[] = {
@@ -360,9 +372,10 @@ static void check_set(struct __test_metadata *_metadata,
 	int i, reached, diffs = 0;
 
 	if (access(FASTPATH_SYSCTL, W_OK))
-		SKIP(return, "no %s (stock kernel)", FASTPATH_SYSCTL);
+		SKIP_LACKING(errno, ENOENT, "no " FASTPATH_SYSCTL);
+	ASSERT_NOT_STOCK("there is " FASTPATH_SYSCTL);
 	reached = probe_shapes();
-	ASSERT_LT(0, reached);
+	ASSERT_LE(MIN_REACHED, reached);
 	on = mmap(NULL, 2 * sizeof(*on), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, on);
@@ -538,6 +551,150 @@ TEST(cache_keeps_kill_verdicts)
 
 	/* the child dies at OPENAT, with the cache and without */
 	check_set(_metadata, &set, IORING_OP_OPENAT, 0, true);
+}
+
+/*
+ * The tests above compare the cache on and off; they would prove nothing
+ * if kernel.seccomp.fastpath=0 left the cache on. No verdict can show
+ * it (the cache is built to give the filters' verdicts), so this test
+ * measures the one thing it changes: whether the BPF programs run. Two
+ * stacked filters each walk BUSY_INSNS jumps for every syscall before
+ * their constant verdict; the cache answers without running them, so
+ * with it off each judgment costs thousands of BPF instructions more.
+ * The best of ROUNDS runs of each mode is compared (TCG guests are noisy).
+ */
+#define BUSY_FILTERS	2
+#define BUSY_INSNS	4000
+#define ROUNDS		5
+#define CALLS		4000
+#define BATCH		32
+/*
+ * The minimum cost ratio off/on. Measured in a TCG guest with the JIT:
+ * over 100 for getppid() and 16 for IORING_OP_MKDIRAT (whose own cost
+ * is larger); without the cache the filters add about 30 us to each
+ * judgment there, with it nothing, so 4 leaves room for noise.
+ */
+#define MIN_RATIO	4
+
+/* A busy filter: ERRNO(1051) for getppid, ERRNO(1052) for mkdirat. */
+static void build_busy_filter(struct sock_fprog *prog)
+{
+	int i;
+
+	prog->len = 0;
+	emit_stmt(prog, LD_ABS, offsetof(struct seccomp_data, nr));
+	/* never taken: the emulation follows the constant nr past each */
+	for (i = 0; i < BUSY_INSNS; i++)
+		emit_jump(prog, BPF_JMP | BPF_JEQ | BPF_K, 0x7fff0000 + i, 1, 0);
+	emit_jump(prog, BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1);
+	emit_stmt(prog, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1051);
+	emit_jump(prog, BPF_JMP | BPF_JEQ | BPF_K, __NR_mkdirat, 0, 1);
+	emit_stmt(prog, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1052);
+	emit_stmt(prog, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Nanoseconds for CALLS getppid(); -1 if one was not refused. */
+static long long time_syscalls(void)
+{
+	long long start = now_ns();
+	int i;
+
+	for (i = 0; i < CALLS; i++)
+		if (syscall(__NR_getppid) != -1 || errno != 1051)
+			return -1;
+	return now_ns() - start;
+}
+
+/* Nanoseconds for CALLS IORING_OP_MKDIRAT; -1 if one was not refused. */
+static long long time_sqes(struct uring *r)
+{
+	long long start = now_ns();
+	struct io_uring_cqe cqe;
+	int i, j;
+
+	for (i = 0; i < CALLS; i += BATCH) {
+		for (j = 0; j < BATCH; j++) {
+			struct io_uring_sqe *sqe = uring_sqe(r);
+
+			sqe->opcode = IORING_OP_MKDIRAT;
+			sqe->fd = AT_FDCWD;
+			sqe->addr = (uintptr_t)NOPATH;
+		}
+		if (uring_submit(r, BATCH) != BATCH)
+			return -1;
+		for (j = 0; j < BATCH; j++)
+			if (uring_cqe(r, &cqe) || cqe.res != -1052)
+				return -1;
+	}
+	return now_ns() - start;
+}
+
+/* The resolution of now_ns(): a TCG guest's clock may tick in ms. */
+static long long clock_res_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC, &ts))
+		return 1000000;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long min_time(long long a, long long b)
+{
+	return a < 0 || b < 0 ? -1 : a < b ? a : b;
+}
+
+TEST(fastpath_off_runs_the_filters)
+{
+	struct sock_filter *insns;
+	struct sock_fprog prog;
+	long long sys[2] = { LLONG_MAX, LLONG_MAX };
+	long long sqe[2] = { LLONG_MAX, LLONG_MAX };
+	long long res = clock_res_ns();
+	struct uring r;
+	int i, on, fd;
+
+	/* opened first: the sysctl is flipped under the filters */
+	fd = open(FASTPATH_SYSCTL, O_WRONLY);
+	if (fd < 0)
+		SKIP_LACKING(errno, ENOENT, "no " FASTPATH_SYSCTL);
+	ASSERT_NOT_STOCK("there is " FASTPATH_SYSCTL);
+	insns = calloc(BUSY_INSNS + 8, sizeof(*insns));
+	ASSERT_NE(NULL, insns);
+	prog.filter = insns;
+	build_busy_filter(&prog);
+	ASSERT_EQ(0, uring_init(&r, BATCH, 0));
+	ASSERT_EQ(0, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+	for (i = 0; i < BUSY_FILTERS; i++)
+		ASSERT_EQ(0, syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER,
+				     SECCOMP_FILTER_FLAG_URING, &prog));
+	for (i = 0; i < 2 * ROUNDS; i++) {
+		on = i % 2;
+		if (pwrite(fd, on ? "1" : "0", 1, 0) != 1)
+			break;
+		sys[on] = min_time(sys[on], time_syscalls());
+		sqe[on] = min_time(sqe[on], time_sqes(&r));
+	}
+	ASSERT_EQ(1, pwrite(fd, "1", 1, 0));
+	close(fd);
+	ASSERT_EQ(2 * ROUNDS, i);
+	TH_LOG("%d getppid: %lld us with the cache, %lld us without",
+	       CALLS, sys[1] / 1000, sys[0] / 1000);
+	TH_LOG("%d IORING_OP_MKDIRAT: %lld us with the cache, %lld us without (clock resolution %lld us)",
+	       CALLS, sqe[1] / 1000, sqe[0] / 1000, res / 1000);
+	ASSERT_LE(0, sys[1]);
+	ASSERT_LE(0, sqe[1]);
+	/* a time shorter than the clock's resolution may read 0 */
+	EXPECT_LE(MIN_RATIO * (sys[1] + res), sys[0]);
+	EXPECT_LE(MIN_RATIO * (sqe[1] + res), sqe[0]);
 }
 
 TEST_HARNESS_MAIN

@@ -8,7 +8,8 @@
  * struct between the filter's verdict and the kernel's use of it.
  *
  * Every denial test checks that the operation did not happen. On a
- * kernel without the extension area the tests are skipped.
+ * kernel without the extension area the tests are skipped, or fail where
+ * the harness requires it (uring_expect.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,6 +38,7 @@
 #include <linux/seccomp.h>
 
 #include "../kselftest_harness.h"
+#include "uring_expect.h"
 #include "uring_raw.h"
 
 #if defined(__x86_64__)
@@ -77,17 +79,26 @@ static int load(struct sock_filter *insns, unsigned short len,
 }
 
 /*
- * Whether the kernel has the extension area. (This loads an allow-all
- * filter with the flag: each test runs in its own process.)
+ * ext_errno - 0 if the kernel has the extension area, else the errno
+ * of the refused flag. (This loads an allow-all filter with the flag:
+ * each test runs in its own process.)
  */
-static bool ext_supported(void)
+static int ext_errno(void)
 {
 	struct sock_filter allow = RET(SECCOMP_RET_ALLOW);
 
-	return load(&allow, 1, SECCOMP_FILTER_FLAG_EXT_ARGS) != -EINVAL;
+	return -load(&allow, 1, SECCOMP_FILTER_FLAG_EXT_ARGS);
 }
 
-#define NO_EXT	"no extension area (stock kernel)"
+/* In a TEST(): skip (or fail, see uring_expect.h) without the area */
+#define REQUIRE_EXT() do {						\
+	int __err = ext_errno();					\
+									\
+	if (__err)							\
+		SKIP_LACKING(__err, EINVAL,				\
+			     "SECCOMP_FILTER_FLAG_EXT_ARGS is refused");\
+	ASSERT_NOT_STOCK("SECCOMP_FILTER_FLAG_EXT_ARGS is accepted");	\
+} while (0)
 
 /*
  * load_probe - a filter that completes syscall @nr with the errno
@@ -215,8 +226,7 @@ TEST(loads_into_the_area_need_the_flag)
 		RET(SECCOMP_RET_ALLOW),
 	};
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	EXPECT_EQ(-EINVAL, load(insns, ARRAY_SIZE(insns), 0));
 	EXPECT_EQ(-EINVAL, load(insns, ARRAY_SIZE(insns),
 				SECCOMP_FILTER_FLAG_URING));
@@ -232,8 +242,7 @@ TEST(loads_past_the_area_are_einval)
 		RET(SECCOMP_RET_ALLOW),
 	};
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	/* the ABI: seccomp_data, a 32-byte header, 128 bytes of struct */
 	ASSERT_EQ(96, (int)EXT(data));
 	ASSERT_EQ(224, (int)end);
@@ -341,8 +350,7 @@ TEST(open_how_size_rules)
 		{ "bad pointer", OPEN_HOW_SIZE_VER0, -1, 1, EFAULT, 0, s | u },
 	};
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	check_size_cases(_metadata, __NR_openat2, cases, ARRAY_SIZE(cases));
 }
 
@@ -363,8 +371,7 @@ TEST(clone_args_size_rules)
 		{ "bad pointer", CLONE_ARGS_SIZE_VER0, -1, 1, EFAULT, 0, s | u },
 	};
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	check_size_cases(_metadata, __NR_clone3, cases, ARRAY_SIZE(cases));
 }
 
@@ -398,8 +405,7 @@ TEST(area_describes_the_struct_and_its_origin)
 	int want_sqe = ((SECCOMP_EXT_STRUCT | SECCOMP_EXT_URING) << 8) |
 		       (2 << 6) | 24;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load(insns, ARRAY_SIZE(insns), FLAGS));
 	EXPECT_EQ(-want_sys, sys_openat2(path, &how, sizeof(how)));
@@ -417,8 +423,7 @@ TEST(loads_past_the_copied_bytes_read_zero)
 	const char *path = existing_file();
 	char buf[64] = { 0 };
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	/* open_how is 24 bytes: offset 60 of the area was not copied */
 	memset(buf + 24, 0, sizeof(buf) - 24);
 	ASSERT_EQ(0, load_probe(__NR_openat2, EXT(data) + 60));
@@ -465,8 +470,7 @@ TEST(openat2_needs_resolve_beneath)
 	struct uring r;
 	int tmp, res;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	tmp = open("/tmp", O_RDONLY | O_DIRECTORY);
 	ASSERT_LE(0, tmp);
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
@@ -506,8 +510,7 @@ TEST(unknown_trailing_fields_are_refused_with_zero_offset)
 		RET(SECCOMP_RET_ALLOW),
 	};
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	ASSERT_EQ(0, load(insns, ARRAY_SIZE(insns), FLAGS));
 	EXPECT_EQ(0, sys_openat2(path, buf, sizeof(buf)));
 	/* the filter refuses it before the kernel would say E2BIG */
@@ -530,8 +533,7 @@ TEST(clone3_newuser_refused_ordinary_child_runs)
 	int status;
 	long pid;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	ASSERT_EQ(0, load(insns, ARRAY_SIZE(insns), FLAGS));
 	args.flags = CLONE_NEWUSER;
 	pid = syscall(__NR_clone3, &args, sizeof(args));
@@ -639,8 +641,7 @@ TEST(connect_to_a_refused_port_or_address)
 	struct sockaddr_in sin;
 	struct uring r;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	lo_denied = listener(htonl(INADDR_LOOPBACK), &p_denied);
 	lo_allowed = listener(htonl(INADDR_LOOPBACK), &p_allowed);
 	any = listener(htonl(INADDR_ANY), &p_any);
@@ -725,8 +726,7 @@ TEST(bind_to_a_refused_unix_path)
 	struct uring r;
 	int path;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_bind_filter());
 	for (path = 0; path < 2; path++) {
@@ -795,8 +795,7 @@ static void race_openat2(struct __test_metadata *_metadata, bool uring)
 	pthread_t thread;
 	struct uring r;
 
-	if (!ext_supported())
-		SKIP(return, NO_EXT);
+	REQUIRE_EXT();
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
 	ASSERT_EQ(0, mkdir(dir, 0700));
 	ASSERT_EQ(0, mkdir(sub, 0700));

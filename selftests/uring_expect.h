@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Skip or fail when the kernel lacks a feature of these tests.
+ *
+ * A kernel without SECCOMP_FILTER_FLAG_URING or SECCOMP_FILTER_FLAG_EXT_ARGS
+ * refuses them with EINVAL, and the tests skip (or show the bypass
+ * instead). That is right when they are run by hand on any kernel, but
+ * a harness that booted a kernel with the features knows better: there
+ * a refused flag means a feature was lost, and a skip would hide it.
+ * Such a harness says which kernel it booted in URING_SECCOMP_EXPECT:
+ * "patched" (a refused flag fails the test, with the errno) or "stock"
+ * (an accepted flag fails the test).
+ */
+#ifndef SECCOMP_URING_EXPECT_H
+#define SECCOMP_URING_EXPECT_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/**
+ * uring_seccomp_required - whether the features must be there
+ *
+ * Returns 1 for URING_SECCOMP_EXPECT=patched, 0 for "stock", -1 when
+ * it is unset (or anything else): the kernel's answer decides.
+ */
+static inline int uring_seccomp_required(void)
+{
+	const char *expect = getenv("URING_SECCOMP_EXPECT");
+
+	if (expect && !strcmp(expect, "patched"))
+		return 1;
+	if (expect && !strcmp(expect, "stock"))
+		return 0;
+	return -1;
+}
+
+/*
+ * SKIP_LACKING - in a TEST(): the kernel refused a feature with @err
+ * (an errno), as @what says. @lacked, the errno of a kernel without the
+ * feature (EINVAL for an unknown flag, ENOENT for a missing sysctl),
+ * skips the test, unless the features are required; anything else
+ * fails it.
+ */
+#define SKIP_LACKING(err, lacked, what) do {				\
+	int __lacking = (err);						\
+									\
+	ASSERT_EQ((lacked), __lacking)					\
+		TH_LOG("%s: %s", (what), strerror(__lacking));		\
+	ASSERT_NE(1, uring_seccomp_required())				\
+		TH_LOG("URING_SECCOMP_EXPECT=patched, yet %s: %s",	\
+		       (what), strerror(__lacking));			\
+	SKIP(return, "%s: %s (stock kernel)", (what),			\
+	     strerror(__lacking));					\
+} while (0)
+
+/* ASSERT_NOT_STOCK - in a TEST(): the kernel has the feature @what */
+#define ASSERT_NOT_STOCK(what)						\
+	ASSERT_NE(0, uring_seccomp_required())				\
+		TH_LOG("URING_SECCOMP_EXPECT=stock, yet %s", (what))
+
+#endif
