@@ -3,8 +3,9 @@
 # Builds the guest's test programs as static binaries into OUT_DIR/bin:
 # the kselftest from selftests/ (against the harness of the kernel tree)
 # and every liburing-tests/*.c but helpers.c (liburing.a, libseccomp.a),
-# the launcher of scripts/launcher/ with its profiles and the equivalence
-# test of liburing-tests/equivalence/ into OUT_DIR/launcher, and the demo
+# the launcher of scripts/launcher/ with its profiles, its test helper and
+# the real default profiles (real/) and the equivalence test of
+# liburing-tests/equivalence/ into OUT_DIR/launcher, and the demo
 # of liburing-tests/demo/ into OUT_DIR/demo.
 # KERNEL_DIR is a directory printed by scripts/build-kernel.sh; its
 # exported UAPI headers (usr/include) are used, after include/.
@@ -45,9 +46,27 @@ mkdir -p "$out/launcher"
 	-lseccomp -ljson-c -lcap
 "$CC" "${CFLAGS[@]/-isystem/-idirafter}" -o "$out/launcher/profile-equivalence" \
 	"$REPO_DIR"/liburing-tests/equivalence/*.c -luring
-rm -rf "$out/launcher/profiles" "$out/launcher/bad-profiles"
+"$CC" "${CFLAGS[@]}" -o "$out/launcher/launch-probe" \
+	"$REPO_DIR/scripts/launcher/test/launch-probe.c" -lseccomp -lcap
+rm -rf "$out/launcher/profiles" "$out/launcher/bad-profiles" "$out/launcher/test" \
+	"$out/launcher/real"
 cp -a "$REPO_DIR/scripts/launcher/profiles" "$REPO_DIR/scripts/launcher/bad-profiles" \
-	"$out/launcher/"
+	"$REPO_DIR/scripts/launcher/test" "$out/launcher/"
+rm "$out/launcher/test/launch-probe.c"
+# The real default profiles, unmodified, as real/: Podman's from Debian's
+# golang-github-containers-common (scripts/setup.sh installs it) and
+# Docker's from ../shared/profiles/ when it is there (never in the repo).
+podman_profile=/usr/share/containers/seccomp.json
+docker_profile="$REPO_DIR/../shared/profiles/docker-default.json"
+[[ -f "$podman_profile" ]] ||
+	die "$podman_profile is missing; run scripts/setup.sh (golang-github-containers-common)"
+mkdir -p "$out/launcher/real"
+cp "$podman_profile" "$out/launcher/real/podman.json"
+if [[ -f "$docker_profile" ]]; then
+	cp "$docker_profile" "$out/launcher/real/docker-default.json"
+else
+	log "no $docker_profile: the launcher suites skip Docker's profile"
+fi
 # The README's demo, kept out of bin/ so the test run does not run it.
 mkdir -p "$out/demo"
 for src in "$REPO_DIR"/liburing-tests/demo/*.c; do

@@ -253,6 +253,26 @@ static long sys_sendmsg(struct case_ctx *c) { return ret(sendmsg(FD_SOCK, &c->ms
 static void sqe_sendmsg(struct io_uring_sqe *s, struct case_ctx *c)
 { io_uring_prep_sendmsg(s, FD_SOCK, &c->msg, 0); }
 
+/* To a bound AF_UNIX path, from an unbound datagram socket. */
+static void setup_unix_path(struct case_ctx *c)
+{
+	set_iov(c, "dgram", 5);
+	c->sun = (struct sockaddr_un){ .sun_family = AF_UNIX };
+	snprintf(c->sun.sun_path, sizeof(c->sun.sun_path), "%s/%s", c->dir, FIXTURE_UNIX_PATH);
+	c->msg.msg_name = &c->sun;
+	c->msg.msg_namelen = sizeof(c->sun);
+}
+static long sys_sendto_path(struct case_ctx *c)
+{ return ret(sendto(FD_DGRAM, c->buf, 5, 0, (struct sockaddr *)&c->sun, sizeof(c->sun))); }
+static void sqe_sendto_path(struct io_uring_sqe *s, struct case_ctx *c)
+{
+	io_uring_prep_send(s, FD_DGRAM, c->buf, 5, 0);
+	io_uring_prep_send_set_addr(s, (struct sockaddr *)&c->sun, sizeof(c->sun));
+}
+static long sys_sendmsg_path(struct case_ctx *c) { return ret(sendmsg(FD_DGRAM, &c->msg, 0)); }
+static void sqe_sendmsg_path(struct io_uring_sqe *s, struct case_ctx *c)
+{ io_uring_prep_sendmsg(s, FD_DGRAM, &c->msg, 0); }
+
 static void setup_msg_in(struct case_ctx *c) { set_iov(c, NULL, 5); }
 static long sys_recvmsg(struct case_ctx *c) { return ret(recvmsg(FD_SOCK, &c->msg, 0)); }
 static void sqe_recvmsg(struct io_uring_sqe *s, struct case_ctx *c)
@@ -300,6 +320,8 @@ const struct eq_case eq_cases[] = {
 	CASE("recv", "recvfrom", RES_DATA, no_setup, recv),
 	CASE("sendmsg", "sendmsg", RES_EXACT, setup_msg_out, sendmsg),
 	CASE("recvmsg", "recvmsg", RES_DATA, setup_msg_in, recvmsg),
+	CASE("sendto-unix-path", "sendto", RES_EXACT, setup_unix_path, sendto_path),
+	CASE("sendmsg-unix-path", "sendmsg", RES_EXACT, setup_unix_path, sendmsg_path),
 };
 
 const unsigned int eq_ncases = sizeof(eq_cases) / sizeof(eq_cases[0]);

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 /*
  * The fixture's descriptors, at fixed numbers in the process that runs
@@ -28,12 +29,18 @@ enum fixture_fd {
 	FD_SOCK,	/* AF_UNIX stream; the peer sent "hello" */
 	FD_ACCEPT,	/* TCP listener with one pending connection */
 	FD_INET,	/* an unbound, unconnected TCP socket */
-	FD_LAST = FD_INET,
+	FD_DGRAM,	/* an unbound AF_UNIX datagram socket */
+	FD_LAST = FD_DGRAM,
 };
+
+/* The fixture directory's bound AF_UNIX datagram socket, for FD_DGRAM. */
+#define FIXTURE_UNIX_PATH "sock"
 
 /* What prep or the system call points into: alive until completion. */
 struct case_ctx {
 	int port;		/* of the listener to connect to */
+	const char *dir;	/* the fixture directory */
+	struct sockaddr_un sun;	/* its bound AF_UNIX socket */
 	char buf[64];
 	struct iovec iov;
 	struct msghdr msg;

@@ -3,12 +3,16 @@
  * profile-equivalence - under each seccomp profile, every case of
  * cases.c has the same outcome as a system call and as its io_uring twin.
  *
- *   profile-equivalence LAUNCHER [PROFILE.json...]
+ *   profile-equivalence LAUNCHER [[--allow-io-uring] [NAME=]PROFILE.json...]
  *
  * For each profile (and "none": no filter) and each case, a fresh fixture
  * is built and a child runs the case's system call under
  * "LAUNCHER --profile PROFILE -- profile-equivalence --child ..."; then a
- * new fixture and a child that submits the SQE. The outcomes compared are
+ * new fixture and a child that submits the SQE. A profile's column is
+ * called NAME, or after its file; --allow-io-uring is passed to the
+ * launcher for the profile that follows it. A child that does not run to
+ * its end (the launcher refused, say) fails the pair, whatever the other
+ * run did; what it printed on stderr is shown. The outcomes compared are
  * the child's result (return value or errno, data read, or its death by a
  * signal) and a snapshot of the fixture afterwards (files, their contents,
  * pipes, sockets, pending connections), so a denied SQE must also have
@@ -33,12 +37,21 @@
 #include "cases.h"
 
 #define OUTCOME_LEN 512
+#define STDERR_LEN 2048
 #define MAX_PROFILES 8
 
 struct fixture {
 	char dir[64];
 	int data, dirfd, pipe[2], pipe2[2], sock[2], accept, client, inet, target;
+	int dgram, unix_peer;
 	int port;
+};
+
+/* One column of the table. */
+struct column {
+	const char *name;
+	const char *path;	/* NULL: no filter */
+	int allow_io_uring;
 };
 
 /* An expected system-call result that shows the profile at work. */
@@ -65,6 +78,19 @@ static const struct expect {
 	{ "strict-nonet", "socket-unix", "res=fd" },
 	{ "strict-nonet", "connect", "res=-EACCES" },
 	{ "strict-nonet", "send", "res=4" },
+	{ "strict-nonet", "sendmsg", "res=-EACCES" },
+	{ "strict-nonet", "sendto-unix-path", "res=-EACCES" },
+	{ "strict-nonet", "sendmsg-unix-path", "res=-EACCES" },
+	{ "none", "sendto-unix-path", "res=5" },
+	{ "none", "sendmsg-unix-path", "res=5" },
+	{ "podman", "futex_wake", "res=-ENOSYS" },
+	{ "podman", "openat-creat", "res=fd" },
+	{ "podman", "socket-vsock", "res=-EAFNOSUPPORT" },
+	{ "podman", "sendto-unix-path", "res=5" },
+	{ "docker-default", "socket-vsock", "res=-EPERM" },
+	{ "docker-default", "socket-inet", "res=fd" },
+	{ "docker-default", "futex_wake", "res=0" },
+	{ "docker-default", "connect", "res=0" },
 };
 
 static void die(const char *what)
@@ -91,6 +117,7 @@ static void fixture_make(struct fixture *f)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_un un = { 0 };
 	int port, fd;
 
 	strcpy(f->dir, "/tmp/equivalence.XXXXXX");
@@ -118,14 +145,22 @@ static void fixture_make(struct fixture *f)
 	f->inet = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (f->inet < 0)
 		die("fixture socket");
+	f->dgram = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	f->unix_peer = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	un.sun_family = AF_UNIX;
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", f->dir, FIXTURE_UNIX_PATH);
+	if (f->dgram < 0 || f->unix_peer < 0 ||
+	    bind(f->unix_peer, (struct sockaddr *)&un, sizeof(un)))
+		die("fixture AF_UNIX path");
 }
 
 static void fixture_free(struct fixture *f)
 {
-	const char *names[] = { "data", "victim", "new", "renamed", "sym", "hard" };
+	const char *names[] = { "data", "victim", "new", "renamed", "sym", "hard",
+				FIXTURE_UNIX_PATH };
 	int fds[] = { f->data, f->dirfd, f->pipe[0], f->pipe[1], f->pipe2[0],
 		      f->pipe2[1], f->sock[0], f->sock[1], f->accept, f->client,
-		      f->inet, f->target };
+		      f->inet, f->target, f->dgram, f->unix_peer };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlinkat(f->dirfd, names[i], 0);
@@ -213,6 +248,7 @@ static void fixture_snapshot(struct fixture *f, char *out)
 	drain(out, "pipe", f->pipe[0], 0);
 	drain(out, "tee", f->pipe2[0], 0);
 	drain(out, "peer", f->sock[1], 0);
+	drain(out, "unix-path", f->unix_peer, 0);
 	append(out, " backlog=%d target=%d", pending(f->accept), pending(f->target));
 	len = sizeof(sin);
 	getsockname(f->inet, (struct sockaddr *)&sin, &len);
@@ -228,7 +264,7 @@ static void fixture_snapshot(struct fixture *f, char *out)
 static void fixture_install(struct fixture *f)
 {
 	int src[] = { f->data, f->dirfd, f->pipe[0], f->pipe[1], f->pipe2[1],
-		      f->sock[0], f->accept, f->inet };
+		      f->sock[0], f->accept, f->inet, f->dgram };
 	int high[sizeof(src) / sizeof(src[0])];
 
 	for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
@@ -254,9 +290,9 @@ static void result_string(long res, enum case_result kind, char *out)
 }
 
 /* The child's side: run one case one way and print its outcome. */
-static int run_child(const char *name, const char *mode, int port)
+static int run_child(const char *name, const char *mode, int port, const char *dir)
 {
-	struct case_ctx c = { .port = port };
+	struct case_ctx c = { .port = port, .dir = dir };
 	const struct eq_case *ec = NULL;
 	char out[OUTCOME_LEN] = "";
 	long res;
@@ -299,19 +335,36 @@ static int run_child(const char *name, const char *mode, int port)
 	return 0;
 }
 
-/* Run @name one way under @profile (NULL: none); its outcome into @out. */
-static void run_case(const char *launcher, const char *self, const char *profile,
-		     const char *name, const char *mode, char *out)
+/* Read @fd to its end into @buf (NUL-terminated, cut at @len - 1). */
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	char sink[256];
+
+	while ((n = read(fd, got < len - 1 ? buf + got : sink,
+			 got < len - 1 ? len - 1 - got : sizeof(sink))) > 0)
+		got += got < len - 1 ? (size_t)n : 0;
+	buf[got] = '\0';
+	close(fd);
+}
+
+/*
+ * Run @name one way under @col; its outcome into @out, what it printed on
+ * stderr into @err. Returns 0 if the child ran to its end (or was killed
+ * by a signal, as a profile may do), -1 if it exited with a failure.
+ */
+static int run_case(const char *launcher, const char *self, const struct column *col,
+		    const char *name, const char *mode, char *out, char *err)
 {
 	struct fixture f;
 	char buf[OUTCOME_LEN], port[16];
-	int pfd[2], status;
-	ssize_t n, len = 0;
+	int pfd[2], efd[2], status;
 	pid_t pid;
 
 	out[0] = '\0';
 	fixture_make(&f);
-	if (pipe2(pfd, O_CLOEXEC))
+	if (pipe2(pfd, O_CLOEXEC) || pipe2(efd, O_CLOEXEC))
 		die("pipe");
 	snprintf(port, sizeof(port), "%d", f.port);
 	pid = fork();
@@ -319,21 +372,36 @@ static void run_case(const char *launcher, const char *self, const char *profile
 		die("fork");
 	if (!pid) {
 		dup2(pfd[1], 1);
+		dup2(efd[1], 2);
 		fixture_install(&f);
-		if (profile)
-			execl(launcher, launcher, "--profile", profile, "--", self,
-			      "--child", name, mode, port, (char *)NULL);
-		else
-			execl(self, self, "--child", name, mode, port, (char *)NULL);
+		if (col->path) {
+			const char *args[12];
+			int n = 0;
+
+			args[n++] = launcher;
+			args[n++] = "--profile";
+			args[n++] = col->path;
+			if (col->allow_io_uring)
+				args[n++] = "--allow-io-uring";
+			args[n++] = "--";
+			args[n++] = self;
+			args[n++] = "--child";
+			args[n++] = name;
+			args[n++] = mode;
+			args[n++] = port;
+			args[n++] = f.dir;
+			args[n] = NULL;
+			execv(launcher, (char *const *)args);
+		} else {
+			execl(self, self, "--child", name, mode, port, f.dir, (char *)NULL);
+		}
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	buf[len] = '\0';
+	close(efd[1]);
+	read_all(pfd[0], buf, sizeof(buf));
 	buf[strcspn(buf, "\n")] = '\0';
-	close(pfd[0]);
+	read_all(efd[0], err, STDERR_LEN);
 	waitpid(pid, &status, 0);
 	if (WIFSIGNALED(status))
 		append(out, "killed by %s", sigabbrev_np(WTERMSIG(status)) ?: "signal");
@@ -343,19 +411,18 @@ static void run_case(const char *launcher, const char *self, const char *profile
 		append(out, "%s", buf);
 	fixture_snapshot(&f, out);
 	fixture_free(&f);
+	return !WIFSIGNALED(status) && WEXITSTATUS(status) ? -1 : 0;
 }
 
-static const char *profile_name(const char *path, char *buf, size_t len)
+/* @text as TAP comment lines. */
+static void comment(const char *what, const char *text)
 {
-	char *dot;
+	const char *nl;
 
-	if (!path)
-		return "none";
-	snprintf(buf, len, "%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-	dot = strstr(buf, ".json");
-	if (dot)
-		*dot = '\0';
-	return buf;
+	for (; *text; text = *nl ? nl + 1 : nl) {
+		nl = strchrnul(text, '\n');
+		printf("# %s: %.*s\n", what, (int)(nl - text), text);
+	}
 }
 
 static const char *expected(const char *profile, const char *name)
@@ -379,58 +446,95 @@ static void verdict(const char *outcome, char *v, size_t len)
 int main(int argc, char **argv)
 {
 	static char table[MAX_PROFILES + 1][64][24];
-	char sys_out[OUTCOME_LEN], sqe_out[OUTCOME_LEN], self[4096], pbuf[64];
-	const char *profiles[MAX_PROFILES + 1] = { NULL };
-	int nprof = 1, test = 0, failed = 0;
+	char sys_out[OUTCOME_LEN], sqe_out[OUTCOME_LEN], self[4096];
+	char sys_err[STDERR_LEN], sqe_err[STDERR_LEN];
+	struct column cols[MAX_PROFILES + 1] = { { .name = "none" } };
+	int ncol = 1, test = 0, failed = 0, allow = 0;
 	const char *launcher;
 
-	if (argc == 5 && !strcmp(argv[1], "--child"))
-		return run_child(argv[2], argv[3], atoi(argv[4]));
-	if (argc < 2 || argc - 2 > MAX_PROFILES || eq_ncases > 64) {
-		fprintf(stderr, "usage: %s LAUNCHER [PROFILE.json...]\n", argv[0]);
-		return 2;
-	}
+	if (argc == 6 && !strcmp(argv[1], "--child"))
+		return run_child(argv[2], argv[3], atoi(argv[4]), argv[5]);
+	if (argc < 2 || eq_ncases > 64)
+		goto usage;
 	if (!realpath("/proc/self/exe", self))
 		die("realpath");
 	launcher = argv[1];
-	for (int i = 2; i < argc; i++)
-		profiles[nprof++] = argv[i];
-	signal(SIGPIPE, SIG_IGN);
-	printf("TAP version 13\n1..%u\n", nprof * eq_ncases);
-	for (int p = 0; p < nprof; p++) {
-		const char *pname = profile_name(profiles[p], pbuf, sizeof(pbuf));
+	for (int i = 2; i < argc; i++) {
+		char *eq = strchr(argv[i], '='), *base, *dot;
 
+		if (!strcmp(argv[i], "--allow-io-uring")) {
+			allow = 1;
+			continue;
+		}
+		if (ncol > MAX_PROFILES)
+			goto usage;
+		cols[ncol].allow_io_uring = allow;
+		allow = 0;
+		if (eq) {
+			*eq = '\0';
+			cols[ncol].name = argv[i];
+			cols[ncol++].path = eq + 1;
+			continue;
+		}
+		cols[ncol].path = argv[i];
+		base = strdup(strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i]);
+		if (!base)
+			die("strdup");
+		dot = strstr(base, ".json");
+		if (dot)
+			*dot = '\0';
+		cols[ncol++].name = base;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	printf("TAP version 13\n1..%u\n", ncol * eq_ncases);
+	for (int p = 0; p < ncol; p++) {
+		const char *pname = cols[p].name;
+
+		if (cols[p].path)
+			printf("# column %s: %s%s\n", pname, cols[p].path,
+			       cols[p].allow_io_uring ? " with --allow-io-uring" : "");
 		for (unsigned int i = 0; i < eq_ncases; i++) {
 			const struct eq_case *ec = &eq_cases[i];
 			const char *want = expected(pname, ec->name);
-			int same, as_expected;
+			int same, as_expected, ran;
 
-			run_case(launcher, self, profiles[p], ec->name, "syscall", sys_out);
-			run_case(launcher, self, profiles[p], ec->name, "sqe", sqe_out);
+			ran = !run_case(launcher, self, &cols[p], ec->name, "syscall", sys_out, sys_err);
+			ran &= !run_case(launcher, self, &cols[p], ec->name, "sqe", sqe_out, sqe_err);
 			same = !strcmp(sys_out, sqe_out);
 			as_expected = !want || !strncmp(sys_out, want, strlen(want));
-			if (!same || !as_expected) {
+			if (!same || !as_expected || !ran) {
 				printf("# syscall: %s\n# sqe:     %s\n", sys_out, sqe_out);
 				if (!as_expected)
 					printf("# the system call should give %s\n", want);
+				if (!ran)
+					printf("# a run did not reach its end (the launcher failed?)\n");
 				failed++;
 			}
+			if (!same || !as_expected || !ran || i == 0) {
+				comment("syscall stderr", sys_err);
+				comment("sqe stderr", sqe_err);
+			}
 			verdict(sys_out, table[p][i], sizeof(table[p][i]));
-			printf("%s %d %s/%s: %s %s\n", same && as_expected ? "ok" : "not ok",
+			printf("%s %d %s/%s: %s %s\n",
+			       same && as_expected && ran ? "ok" : "not ok",
 			       ++test, pname, ec->name, same ? "same:" : "DIFFERENT:", sys_out);
 		}
 	}
-	printf("# %u cases x %d profiles = %u pairs, %d different\n", eq_ncases, nprof,
-	       eq_ncases * nprof, failed);
-	printf("# %-16s %-10s", "case", "twin");
-	for (int p = 0; p < nprof; p++)
-		printf(" %-16s", profile_name(profiles[p], pbuf, sizeof(pbuf)));
+	printf("# %u cases x %d profiles = %u pairs, %d failed\n", eq_ncases, ncol,
+	       eq_ncases * ncol, failed);
+	printf("# %-17s %-10s", "case", "twin");
+	for (int p = 0; p < ncol; p++)
+		printf(" %-16s", cols[p].name);
 	printf("\n");
 	for (unsigned int i = 0; i < eq_ncases; i++) {
-		printf("# %-16s %-10.10s", eq_cases[i].name, eq_cases[i].syscall);
-		for (int p = 0; p < nprof; p++)
+		printf("# %-17s %-10.10s", eq_cases[i].name, eq_cases[i].syscall);
+		for (int p = 0; p < ncol; p++)
 			printf(" %-16s", table[p][i]);
 		printf("\n");
 	}
 	return failed ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s LAUNCHER [[--allow-io-uring] [NAME=]PROFILE.json...] (at most %d)\n",
+		argv[0], MAX_PROFILES);
+	return 2;
 }

@@ -5,10 +5,15 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/capability.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
+#include <linux/securebits.h>
 #include <linux/seccomp.h>
 
 #include "profile.h"
@@ -85,25 +90,41 @@ int profile_flag(const char *name, uint32_t *flag)
 		*flag = SECCOMP_FILTER_FLAG_LOG;
 	else if (!strcmp(name, "SECCOMP_FILTER_FLAG_SPEC_ALLOW"))
 		*flag = SECCOMP_FILTER_FLAG_SPEC_ALLOW;
+	/* runc accepts it (and always synchronises threads anyway). */
+	else if (!strcmp(name, "SECCOMP_FILTER_FLAG_TSYNC"))
+		*flag = SECCOMP_FILTER_FLAG_TSYNC;
 	else
 		return -1;
 	return 0;
 }
 
+/*
+ * Docker and containers/common judge "caps" against the container's
+ * bounding set: the capabilities its processes can hold. Here that is what
+ * the command will hold once uring-launch executes it: for root (without
+ * SECBIT_NOROOT) every capability of the bounding or the inheritable set,
+ * for anyone else the ambient set.
+ */
 int profile_has_cap(const char *name)
 {
-	cap_flag_value_t set = CAP_CLEAR;
+	cap_flag_value_t inh = CAP_CLEAR;
 	cap_value_t cap;
 	cap_t caps;
+	int bits;
 
 	if (strncmp(name, "CAP_", 4) || cap_from_name(name, &cap))
 		return -1;
+	bits = prctl(PR_GET_SECUREBITS);
+	if (geteuid() || (bits > 0 && (bits & SECBIT_NOROOT)))
+		return cap_get_ambient(cap) == 1;
+	if (cap_get_bound(cap) == 1)
+		return 1;
 	caps = cap_get_proc();
 	if (!caps)
 		return 0;
-	cap_get_flag(caps, cap, CAP_EFFECTIVE, &set);
+	cap_get_flag(caps, cap, CAP_INHERITABLE, &inh);
 	cap_free(caps);
-	return set == CAP_SET;
+	return inh == CAP_SET;
 }
 
 int profile_kernel_at_least(const char *version)
@@ -118,4 +139,98 @@ int profile_kernel_at_least(const char *version)
 		return 0;
 	return major > want_major ||
 	       (major == want_major && minor >= want_minor);
+}
+
+/*
+ * The names includes/excludes "arches" may hold: what Docker
+ * (moby/profiles, from Go's GOARCH) and containers/common (libseccomp's
+ * own names) call the native architecture, and Go's GOARCH names. A rule
+ * matches when a name equals the native name of the runtime whose file it
+ * is, exactly as those runtimes compare.
+ */
+static const struct arch_name {
+	uint32_t arch;
+	const char *docker, *podman;
+} arch_names[] = {
+	{ SCMP_ARCH_X86_64, "amd64", "amd64" },
+	{ SCMP_ARCH_X86, "x86", "x86" },
+	{ SCMP_ARCH_X32, NULL, "x32" },
+	{ SCMP_ARCH_AARCH64, "arm64", "arm64" },
+	{ SCMP_ARCH_ARM, "arm", "arm" },
+	{ SCMP_ARCH_MIPS, NULL, "mips" },
+	{ SCMP_ARCH_MIPS64, "mips64", "mips64" },
+	{ SCMP_ARCH_MIPS64N32, "mips64n32", "mips64n32" },
+	{ SCMP_ARCH_MIPSEL, "mipsel", "mipsel" },
+	{ SCMP_ARCH_MIPSEL64, "mipsel64", "mipsel64" },
+	/* sic: Docker's table spells it so */
+	{ SCMP_ARCH_MIPSEL64N32, "mips3l64n32", "mipsel64n32" },
+	{ SCMP_ARCH_PPC, "ppc", "ppc" },
+	{ SCMP_ARCH_PPC64, "ppc64", "ppc64" },
+	{ SCMP_ARCH_PPC64LE, "ppc64le", "ppc64le" },
+	{ SCMP_ARCH_S390, "s390", "s390" },
+	{ SCMP_ARCH_S390X, "s390x", "s390x" },
+	{ SCMP_ARCH_PARISC, NULL, "parisc" },
+	{ SCMP_ARCH_PARISC64, NULL, "parisc64" },
+	{ SCMP_ARCH_RISCV64, "riscv64", "riscv64" },
+};
+
+/* Names no native architecture is called but a profile may use. */
+static const char *const other_arch_names[] = {
+	"386", "loong64", "loongarch64", "mipsle", "mips64le", "mips64p32",
+	"mips64p32le", NULL,
+};
+
+int profile_arch_condition(const char *name, int podman)
+{
+	const char *native = NULL;
+	int known = 0;
+
+	for (size_t i = 0; i < sizeof(arch_names) / sizeof(arch_names[0]); i++) {
+		const struct arch_name *a = &arch_names[i];
+
+		known |= (a->docker && !strcmp(a->docker, name)) ||
+			 (a->podman && !strcmp(a->podman, name));
+		if (a->arch == seccomp_arch_native())
+			native = podman ? a->podman : a->docker;
+	}
+	for (size_t i = 0; other_arch_names[i]; i++)
+		known |= !strcmp(other_arch_names[i], name);
+	if (!known)
+		return -1;
+	return native && !strcmp(native, name);
+}
+
+/* "ENOSYS" (or "38", as containers/common also takes) -> 38. */
+int profile_errno(const char *name, uint64_t *value)
+{
+	static const struct {
+		const char *alias;
+		int value;
+	} aliases[] = {
+		{ "EWOULDBLOCK", EWOULDBLOCK },
+		{ "EDEADLOCK", EDEADLOCK },
+		{ "ENOTSUP", ENOTSUP },
+	};
+	char *end;
+
+	if (name[0] >= '0' && name[0] <= '9') {
+		errno = 0;
+		*value = strtoull(name, &end, 10);
+		return *end || errno ? -1 : 0;
+	}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		if (!strcmp(name, aliases[i].alias)) {
+			*value = (uint64_t)aliases[i].value;
+			return 0;
+		}
+	}
+	for (int e = 1; e < 4096; e++) {
+		const char *n = strerrorname_np(e);
+
+		if (n && !strcmp(n, name)) {
+			*value = (uint64_t)e;
+			return 0;
+		}
+	}
+	return -1;
 }
