@@ -121,7 +121,8 @@ static int load_uring_prog(struct sock_filter *insns, unsigned short len,
 		fprintf(stderr, "# loading with SECCOMP_FILTER_FLAG_URING: %s\n",
 			strerror(-ret));
 	} else if (required == 0) {
-		fprintf(stderr, "# URING_SECCOMP_EXPECT=stock, yet SECCOMP_FILTER_FLAG_URING was accepted\n");
+		fprintf(stderr, "# %s, yet %s\n", "URING_SECCOMP_EXPECT=stock",
+			"SECCOMP_FILTER_FLAG_URING was accepted");
 		ret = -EPROTO;
 	}
 	return ret;
@@ -211,15 +212,23 @@ static int uring_flag_errno(void)
 	return errno == EFAULT ? 0 : errno;
 }
 
-/* In a TEST(): skip (or fail, see uring_expect.h) without the flag */
-#define REQUIRE_URING_FLAG() do {					\
-	int __err = uring_flag_errno();					\
-									\
-	if (__err)							\
-		SKIP_LACKING(__err, EINVAL,				\
-			     "SECCOMP_FILTER_FLAG_URING is refused");	\
-	ASSERT_NOT_STOCK("SECCOMP_FILTER_FLAG_URING is accepted");	\
-} while (0)
+/*
+ * uring_flag_lacking - in a TEST(): true when the kernel refuses
+ * SECCOMP_FILTER_FLAG_URING; the test was then marked skipped (or
+ * failed, see uring_expect.h) and the caller returns.
+ */
+static bool uring_flag_lacking(struct __test_metadata *_metadata)
+{
+	int err = uring_flag_errno();
+
+	if (err) {
+		uring_feature_missing(_metadata, err, EINVAL,
+				      "SECCOMP_FILTER_FLAG_URING is refused");
+		return true;
+	}
+	uring_feature_present(_metadata, "SECCOMP_FILTER_FLAG_URING is accepted");
+	return false;
+}
 
 static void prep_openat(struct uring *r, const char *path, int flags)
 {
@@ -256,7 +265,8 @@ TEST(unknown_filter_flag_bits_are_einval)
 
 TEST(uring_flag_is_accepted)
 {
-	REQUIRE_URING_FLAG();
+	if (uring_flag_lacking(_metadata))
+		return;
 	EXPECT_EQ(0, load_filter(__NR_getppid, SECCOMP_RET_ERRNO | EPERM,
 				 SECCOMP_FILTER_FLAG_URING));
 	EXPECT_EQ(-1, syscall(__NR_getppid));
@@ -380,7 +390,8 @@ TEST(log_action_runs_the_operation)
 	const char *path = tpath("log");
 	struct uring r;
 
-	REQUIRE_URING_FLAG();
+	if (uring_flag_lacking(_metadata))
+		return;
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_uring_filter(__NR_openat, SECCOMP_RET_LOG, 0));
 	prep_openat(&r, path, O_CREAT | O_WRONLY);
@@ -524,9 +535,12 @@ TEST(uring_force_sysctl_makes_every_filter_judge)
 
 	/* opened first: the filter below denies openat */
 	fd = open(URING_FORCE_SYSCTL, O_WRONLY);
-	if (fd < 0)
-		SKIP_LACKING(errno, ENOENT, "no " URING_FORCE_SYSCTL);
-	ASSERT_NOT_STOCK("there is " URING_FORCE_SYSCTL);
+	if (fd < 0) {
+		uring_feature_missing(_metadata, errno, ENOENT,
+				      "no " URING_FORCE_SYSCTL);
+		return;
+	}
+	uring_feature_present(_metadata, "there is " URING_FORCE_SYSCTL);
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_filter(__NR_openat, SECCOMP_RET_ERRNO | EACCES, 0));
 	ASSERT_EQ(0, write_sysctl(fd, "1"));
@@ -590,7 +604,8 @@ TEST(unflagged_filter_in_stack_is_ignored)
 	const char *path = tpath("mixed");
 	struct uring r;
 
-	REQUIRE_URING_FLAG();
+	if (uring_flag_lacking(_metadata))
+		return;
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, load_filter(__NR_openat, SECCOMP_RET_ERRNO | EPERM, 0));
 	ASSERT_EQ(0, load_filter(__NR_getppid, SECCOMP_RET_ERRNO | EPERM,

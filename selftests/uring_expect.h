@@ -35,28 +35,40 @@ static inline int uring_seccomp_required(void)
 	return -1;
 }
 
-/*
- * SKIP_LACKING - in a TEST(): the kernel refused a feature with @err
- * (an errno), as @what says. @lacked, the errno of a kernel without the
- * feature (EINVAL for an unknown flag, ENOENT for a missing sysctl),
- * skips the test, unless the features are required; anything else
- * fails it.
+/**
+ * uring_feature_missing - in a TEST(): the kernel refused a feature
+ * @_metadata: the test's metadata
+ * @err: the errno of the refusal
+ * @lacked: the errno of a kernel without the feature (EINVAL for an
+ *          unknown flag, ENOENT for a missing sysctl)
+ * @what: what was refused
+ *
+ * Marks the test skipped when @err is @lacked and the features are not
+ * required; fails it otherwise. Either way the caller returns next.
  */
-#define SKIP_LACKING(err, lacked, what) do {				\
-	int __lacking = (err);						\
-									\
-	ASSERT_EQ((lacked), __lacking)					\
-		TH_LOG("%s: %s", (what), strerror(__lacking));		\
-	ASSERT_NE(1, uring_seccomp_required())				\
-		TH_LOG("URING_SECCOMP_EXPECT=patched, yet %s: %s",	\
-		       (what), strerror(__lacking));			\
-	SKIP(return, "%s: %s (stock kernel)", (what),			\
-	     strerror(__lacking));					\
-} while (0)
+static inline void uring_feature_missing(struct __test_metadata *_metadata,
+					 int err, int lacked, const char *what)
+{
+	ASSERT_EQ(lacked, err)
+		TH_LOG("%s: %s", what, strerror(err));
+	ASSERT_NE(1, uring_seccomp_required())
+		TH_LOG("URING_SECCOMP_EXPECT=patched, yet %s: %s",
+		       what, strerror(err));
+	SKIP(return, "%s: %s (stock kernel)", what, strerror(err));
+}
 
-/* ASSERT_NOT_STOCK - in a TEST(): the kernel has the feature @what */
-#define ASSERT_NOT_STOCK(what)						\
-	ASSERT_NE(0, uring_seccomp_required())				\
-		TH_LOG("URING_SECCOMP_EXPECT=stock, yet %s", (what))
+/**
+ * uring_feature_present - in a TEST(): the kernel has a feature
+ * @_metadata: the test's metadata
+ * @what: what the kernel showed it has
+ *
+ * Fails the test when the harness booted a stock kernel.
+ */
+static inline void uring_feature_present(struct __test_metadata *_metadata,
+					 const char *what)
+{
+	ASSERT_NE(0, uring_seccomp_required())
+		TH_LOG("URING_SECCOMP_EXPECT=stock, yet %s", what);
+}
 
 #endif
