@@ -148,11 +148,14 @@ int t_load_sqe_only(int nr, uint32_t action)
 	struct sock_fprog prog = { .filter = insns };
 	unsigned int n = 0, i;
 
-	/* every JEQ's false branch is patched below to reach the ALLOW */
+	/*
+	 * Every JEQ's false branch is patched below to reach the ALLOW.
+	 * libseccomp's architecture tokens are the AUDIT_ARCH_ values.
+	 */
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						  offsetof(struct seccomp_data, arch));
 	insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-						  AUDIT_ARCH_X86_64, 0, 0);
+						  seccomp_arch_native(), 0, 0);
 	if (nr != T_ANY_NR) {
 		insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 							  offsetof(struct seccomp_data, nr));

@@ -26,7 +26,9 @@ for patch in "${patches[@]}"; do
 	# having false positives. seccomp gives it exactly its meaning here,
 	# the result of a syscall that was not run (TRAP, TRACE, USER_NOTIF).
 	others="$(grep -E '^(ERROR|WARNING|CHECK):' <<<"$out" | grep -v '^WARNING:ENOSYS:' || true)"
-	if ((status == 0)); then
+	# --quiet prints nothing for a clean patch: anything else (a helper
+	# such as spdxcheck.py crashing) is a finding, whatever the status
+	if ((status == 0)) && [[ -z "$out" ]]; then
 		echo "ok $i checkpatch --strict $name"
 	elif [[ -z "$others" ]] && grep -q '^WARNING:ENOSYS:' <<<"$out"; then
 		echo "ok $i checkpatch --strict $name # only WARNING:ENOSYS (skipped syscall result)"

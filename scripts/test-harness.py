@@ -284,9 +284,13 @@ def test_suites(h):
     rc, out = suite(h, "20-liburing-tests.sh", t, {"URING_SECCOMP_EXPECT": "patched"})
     h.check(rc == 1 and re.search(r"^not ok \d+ bypass # exit 99", out, re.M),
             "20-liburing-tests: exit 99 on the patched kernel is a failure", out)
+    h.check(rc == 1 and re.search(r"^not ok \d+ skip # exit 77", out, re.M),
+            "20-liburing-tests: exit 77 on the patched kernel is a failure", out)
     rc, out = suite(h, "20-liburing-tests.sh", t, {"URING_SECCOMP_EXPECT": "stock"})
     h.check(rc == 0 and re.search(r"^ok \d+ bypass # SKIP BYPASS", out, re.M),
             "20-liburing-tests: exit 99 on the stock kernel is SKIP BYPASS", out)
+    h.check(rc == 0 and re.search(r"^ok \d+ skip # SKIP$", out, re.M),
+            "20-liburing-tests: exit 77 on the stock kernel is a skip", out)
     fake(h, "t20/bin/uring-fail", "exit 1")
     rc, out = suite(h, "20-liburing-tests.sh", t, {"URING_SECCOMP_EXPECT": "stock"})
     h.check(rc == 1 and re.search(r"^not ok \d+ fail # exit 1", out, re.M),

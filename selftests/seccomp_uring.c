@@ -100,12 +100,26 @@ static int load_prog(struct sock_filter *insns, unsigned short len,
 }
 
 /*
+ * uring_flag_errno - 0 if the kernel knows SECCOMP_FILTER_FLAG_URING,
+ * else the errno of the refusal. A kernel that knows every flag faults
+ * on the NULL program; one that does not refuses the flag first.
+ */
+static int uring_flag_errno(void)
+{
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_URING,
+			NULL) != -1)
+		return 0;
+	return errno == EFAULT ? 0 : errno;
+}
+
+/*
  * load_uring_prog - as load_prog(), with SECCOMP_FILTER_FLAG_URING.
- * On a kernel without the flag the program is loaded without it and
- * stock is set, so the test shows the bypass instead; unless the flag
- * is required (uring_expect.h): then the refusal is returned. A kernel
- * that accepts the flag where a stock kernel is expected gets -EPROTO
- * (the filter is loaded). Either is printed.
+ * On a kernel without the flag (it refuses the flag alone, with no
+ * program) the program is loaded without it and stock is set, so the
+ * test shows the bypass instead; unless the flag is required
+ * (uring_expect.h): then the refusal is returned. Any other refusal is
+ * returned too. A kernel that accepts the flag where a stock kernel is
+ * expected gets -EPROTO (the filter is loaded). Either is printed.
  */
 static int load_uring_prog(struct sock_filter *insns, unsigned short len,
 			   unsigned int flags)
@@ -113,7 +127,7 @@ static int load_uring_prog(struct sock_filter *insns, unsigned short len,
 	int ret = load_prog(insns, len, flags | SECCOMP_FILTER_FLAG_URING);
 	int required = uring_seccomp_required();
 
-	if (ret == -EINVAL && required != 1) {
+	if (ret == -EINVAL && required != 1 && uring_flag_errno() == EINVAL) {
 		ret = load_prog(insns, len, flags);
 		if (ret >= 0)
 			stock = 1;
@@ -197,19 +211,6 @@ static bool denial_checked(struct __test_metadata *_metadata, int res,
 static int not_run(void)
 {
 	return syscall(100000) == -1 ? -errno : 0;
-}
-
-/*
- * uring_flag_errno - 0 if the kernel knows SECCOMP_FILTER_FLAG_URING,
- * else the errno of the refusal. A kernel that knows every flag faults
- * on the NULL program; one that does not refuses the flag first.
- */
-static int uring_flag_errno(void)
-{
-	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_URING,
-			NULL) != -1)
-		return 0;
-	return errno == EFAULT ? 0 : errno;
 }
 
 /*
