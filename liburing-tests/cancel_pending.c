@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cancellation under a filter. Requests are judged when submitted, so:
- *  1. Two reads pending on an empty pipe, then a filter refusing pread64
+ *  1. Two reads pending on an empty pipe, then a filter refusing pread64 and read
  *     on that pipe: data still completes one of them (it is not judged
  *     again), IORING_OP_ASYNC_CANCEL (judged as io_uring_enter, allowed)
  *     cancels the other (-ECANCELED), a new read is refused (-EPERM),
@@ -97,7 +97,9 @@ int main(void)
 	submit_read(&ring, p1[0], a, 1);
 	submit_read(&ring, p1[0], b, 2);
 	ctx = t_filter(SCMP_ACT_ALLOW);
+	/* a read at the file position (offset -1) is judged as read */
 	t_rule(ctx, SCMP_ACT_ERRNO(EPERM), pread64, 1, SCMP_A0(SCMP_CMP_EQ, p1[0]));
+	t_rule(ctx, SCMP_ACT_ERRNO(EPERM), read, 1, SCMP_A0(SCMP_CMP_EQ, p1[0]));
 	stock = t_load(ctx);
 	if (write(p1[1], "four", 4) != 4)
 		return T_EXIT_FAIL;

@@ -76,6 +76,14 @@ log "building the series in other configurations and for other architectures"
 		echo "not ok 3 no git process holds the kernel tree lock after the builds"
 	fi
 } >"$host"
+# the opcode table of the series' documentation against the series' source
+opcodes="$(mktemp -d)"
+tree_git archive patched io_uring include/uapi/linux include/linux/io_uring \
+	Documentation/userspace-api/seccomp_filter.rst | tar -x -C "$opcodes"
+python3 "$scripts/check-opcode-table.py" \
+	"$opcodes/Documentation/userspace-api/seccomp_filter.rst" "$opcodes" \
+	>"$run/opcodes.tap" || true
+rm -rf "$opcodes"
 
 log "building the test programs"
 "$scripts/build-tests.sh" "${kernel[patched]}" "$run/tests" >/dev/null
@@ -114,7 +122,7 @@ rc=0
 python3 "$scripts/parse-results.py" --allowed-skips "$scripts/allowed-skips.txt" "${expect[@]}" \
 	--host "series=$run/series.tap" --host "builds=$run/builds.tap" --host "host=$host" \
 	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
-	--host "harness=$run/harness.tap" \
+	--host "harness=$run/harness.tap" --host "opcodes=$run/opcodes.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
 exit "$rc"

@@ -24,15 +24,17 @@ struct uring {
 };
 
 /**
- * uring_init - set up a ring of @entries with IORING_SETUP_* @flags
+ * uring_init_wq - set up a ring of @entries with IORING_SETUP_* @flags
  * @r: the ring to fill in
  * @entries: SQ size
  * @flags: setup flags (e.g. IORING_SETUP_SQPOLL)
+ * @wq_fd: the ring to share the async backend (and SQ thread) of, with
+ *	IORING_SETUP_ATTACH_WQ in @flags; ignored otherwise
  *
  * Returns 0 or -errno.
  */
-static inline int uring_init(struct uring *r, unsigned int entries,
-			     unsigned int flags)
+static inline int uring_init_wq(struct uring *r, unsigned int entries,
+				unsigned int flags, int wq_fd)
 {
 	struct io_uring_params p;
 	size_t sq_len, cq_len;
@@ -42,6 +44,8 @@ static inline int uring_init(struct uring *r, unsigned int entries,
 	memset(r, 0, sizeof(*r));
 	p.flags = flags;
 	p.sq_thread_idle = 1000;
+	if (flags & IORING_SETUP_ATTACH_WQ)
+		p.wq_fd = wq_fd;
 	r->fd = syscall(__NR_io_uring_setup, entries, &p);
 	if (r->fd < 0)
 		return -errno;
@@ -71,6 +75,13 @@ static inline int uring_init(struct uring *r, unsigned int entries,
 	r->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
 	r->sqe_tail = *r->sq_tail;
 	return 0;
+}
+
+/* uring_init_wq() of a ring with its own async backend */
+static inline int uring_init(struct uring *r, unsigned int entries,
+			     unsigned int flags)
+{
+	return uring_init_wq(r, entries, flags, -1);
 }
 
 /**

@@ -77,6 +77,16 @@ struct seccomp_data {
 #define SECCOMP_EXT_URING	(1U << 0) /* an io_uring operation */
 #define SECCOMP_EXT_STRUCT	(1U << 1) /* @arg points to a struct shown */
 #define SECCOMP_EXT_UNREADABLE	(1U << 2) /* which could not be copied */
+#define SECCOMP_EXT_FIXED_FILE	(1U << 3) /* an fd argument is a registered file */
+
+/*
+ * An io_uring operation on a registered file (IOSQE_FIXED_FILE,
+ * SPLICE_F_FD_IN_FIXED, a file_index) shows, where its twin takes a file
+ * descriptor, the file's index in the ring's table with this bit set: a
+ * value that is never a file descriptor, so a rule about descriptor
+ * numbers cannot match a registered file by accident.
+ */
+#define SECCOMP_URING_FIXED_FILE	0x80000000U
 
 /**
  * struct seccomp_ext - the extension area, which follows struct
