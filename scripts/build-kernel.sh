@@ -1,9 +1,12 @@
 #!/bin/bash
-# Usage: scripts/build-kernel.sh stock|patched|rev:REV [extra.config]
+# Usage: scripts/build-kernel.sh stock|patched|rev:REV|objects:REV [extra.config]
 # Builds the guest kernel from branch "base" (stock), "patched", or any
-# revision REV of the tree made by scripts/kernel-tree.sh (the series
-# bisection check builds each patch this way), with tinyconfig plus
-# kernel-patches/guest.config (plus the optional extra fragment).
+# revision REV of the tree made by scripts/kernel-tree.sh, with
+# tinyconfig plus kernel-patches/guest.config (plus the optional extra
+# fragment). objects:REV compiles, in the same configuration, only the
+# object of every C file that base..REV changes (with the headers they
+# include), links nothing and prints nothing: the series check uses it
+# for each patch before the last one (see scripts/check-series.sh).
 # Both flavours share one object directory, so switching branches
 # rebuilds only what the series touches. The result is cached under
 # $CACHE_DIR/kernels/<hash of source tree and config>; the path of that
@@ -19,7 +22,8 @@ case "$flavour" in
 stock) branch=base ;;
 patched) branch=patched ;;
 rev:?*) branch="${flavour#rev:}" flavour=rev ;;
-*) die "usage: $0 stock|patched|rev:REV [extra.config]" ;;
+objects:?*) branch="${flavour#objects:}" flavour=objects ;;
+*) die "usage: $0 stock|patched|rev:REV|objects:REV [extra.config]" ;;
 esac
 fragments=("$PATCH_DIR/guest.config")
 [[ -n "$extra" ]] && fragments+=("$(realpath "$extra")")
@@ -34,6 +38,11 @@ key="$( (echo "$tree"; cat "${fragments[@]}") | sha256sum | cut -c1-16)"
 # one entry per tree and configuration, whatever the name it was asked by
 # (the build after the last patch is the patched kernel)
 dest="$KERNELS_DIR/$key"
+[[ $flavour == objects ]] && dest="$KERNELS_DIR/objects-$key"
+if [[ $flavour == objects && -f "$dest/objects" ]]; then
+	log "objects of $branch cached: $dest"
+	exit 0
+fi
 if [[ -f "$dest/bzImage" ]]; then
 	log "kernel $flavour cached: $dest"
 	echo "$dest"
@@ -59,6 +68,16 @@ fi
 "${mk[@]}" olddefconfig >/dev/null 9>&-
 check_config "$obj/.config" "${fragments[@]}" ||
 	die "config fragments ${fragments[*]} do not resolve; fix them"
+if [[ $flavour == objects ]]; then
+	mapfile -t objects < <(tree_git diff --name-only --diff-filter=AM base "$commit" -- '*.c' |
+		grep -v '^tools/' | sed 's/\.c$/.o/')
+	log "compiling ${#objects[@]} objects of $branch"
+	"${mk[@]}" "${objects[@]}" 2>"$obj/build.log" 9>&- ||
+		{ tail -40 "$obj/build.log" >&2; die "objects of $branch do not compile"; }
+	mkdir -p "$dest"
+	printf '%s\n' "${objects[@]}" >"$dest/objects"
+	exit 0
+fi
 "${mk[@]}" bzImage 2>"$obj/build.log" 9>&- || { tail -40 "$obj/build.log" >&2; die "kernel build failed ($flavour)"; }
 "${mk[@]}" headers_install INSTALL_HDR_PATH="$obj/hdr" >/dev/null 9>&-
 mkdir -p "$dest.tmp"
