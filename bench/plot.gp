@@ -11,7 +11,7 @@ set style fill solid 0.8 border -1
 set ylabel "guest instructions per IO"
 set yrange [0:*]
 set xtics rotate by -30
-set key top left
+set key outside top center horizontal
 plot "fio.dat" using 2:xtic(1) title "iodepth 1", "" using 3 title "iodepth 32", \
      "" using 4 title "iodepth 128"
 

@@ -45,11 +45,11 @@ mkdir -p "$run/root/tests/bench"
 cp "$bench/fio/randread.fio" "$run/root/tests/bench/"
 cp "$bench/guest/run-bench.sh" "$run/root/tests/"
 ROOT_OVERLAY="$run/root" "$scripts/make-initramfs.sh" "$run/bin" "$run/bench.cpio.gz"
+took=(--took "build (kernels from the cache) and initramfs=$((SECONDS - start))")
 log "built in $((SECONDS - start)) s"
 
 # null_blk: no memory backing, completions in submission context
 nullb=(null_blk.nr_devices=1 null_blk.irqmode=0 null_blk.memory_backed=0)
-took=()
 for k in patched stock; do
 	for mode in "${modes[@]}"; do
 		t=$SECONDS
@@ -73,6 +73,7 @@ wall=()
 for k in patched stock; do
 	[[ -f "$run/$k-wall.log" ]] && wall+=(--"$k"-wall "$run/$k-wall.log")
 done
+took+=(--took "total=$((SECONDS - start))")
 rc=0
 python3 "$bench/report.py" --patched "$run/patched-icount.log" --stock "$run/stock-icount.log" \
 	"${wall[@]}" "${took[@]}" --commit "$(cat "${kernel[patched]}/commit")" \
