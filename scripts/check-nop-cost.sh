@@ -37,6 +37,7 @@ for k in stock patched; do
 	logf="$out/$k.log"
 	GUEST_ICOUNT=1 "$REPO_DIR/scripts/boot-guest.sh" "${kdir[$k]}" "$out/nop-cost.cpio.gz" \
 		"$logf" 300 uring_seccomp.run=/tests/bin/nop_cost 2>/dev/null || true
+	p1='' p2=''
 	read -r _ _ p1 p2 < <(grep -a '^NOP-COST plain_allow ' "$logf" || true) || true
 	none="$(grep -a '^NOP-COST nofilter ' "$logf" | cut -d' ' -f3 || true)"
 	name="$k: guest instructions per NOP SQE under a filter that did not opt in"
@@ -45,7 +46,7 @@ for k in stock patched; do
 		echo "not ok $n $name: kernel splat (log: $logf)"
 		continue
 	fi
-	if [[ -z "${p1:-}" || -z "${p2:-}" ]]; then
+	if [[ -z "$p1" || -z "$p2" ]]; then
 		grep -a -E '^# nop_cost|^# guest|Kernel panic|BUG' "$logf" | sed 's/^/# /' || true
 		echo "not ok $n $name: not measured (log: $logf)"
 		continue
