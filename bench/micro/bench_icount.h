@@ -12,21 +12,23 @@
 
 #include "bench_ops.h"
 
-/* Guest instructions a measurement spends on its operations, about */
-#define BENCH_BUDGET	8000000
+/* Guest instructions a figure spends on its operations, about */
+#define BENCH_BUDGET	18000000
 
 struct bench_result {
 	double insns;		/* guest instructions per operation */
-	unsigned int rounds;	/* rounds of BENCH_BATCH timed */
+	unsigned int rounds;	/* rounds of BENCH_BATCH timed, in all */
 	int bad;		/* results that were not the expected ones */
 };
 
 /*
- * bench_measure - @op on @path: after a warm-up, R rounds of BENCH_BATCH
- * operations (R sized to about BENCH_BUDGET instructions) minus R rounds
- * of the same loop with no operation, over R * BENCH_BATCH. @denied: the
- * filters refuse @op (each result must be -EPERM). Returns 0, or -1 if
- * the clock did not move.
+ * bench_measure - @op on @path: after a warm-up, the median of 9
+ * measurements of R rounds of BENCH_BATCH operations minus R rounds of
+ * the same loop with no operation, over R * BENCH_BATCH (R sized so the
+ * nine take about BENCH_BUDGET instructions). Background kernel work (a
+ * kworker, RCU callbacks) that lands in one of the nine does not move the
+ * median. @denied: the filters refuse @op (each result must be -EPERM).
+ * Returns 0, or -1 if the clock did not move.
  */
 int bench_measure(enum bench_path path, enum bench_op op, bool denied,
 		  struct bench_result *res);
