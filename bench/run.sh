@@ -37,6 +37,8 @@ fi
 modes=(icount wall)
 [[ "${BENCH_WALL:-1}" == 0 ]] && modes=(icount)
 
+# (before runs had directories of their own, out/bench was one)
+[[ -d "$OUT_DIR/bench" && ! -L "$OUT_DIR/bench" ]] && rm -rf "${OUT_DIR:?}/bench"
 new_run_dir bench
 # shellcheck disable=SC2154 # "run" is set by new_run_dir
 mkdir -p "$run/root/tests/bench"
