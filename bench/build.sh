@@ -1,7 +1,8 @@
 #!/bin/bash
 # Usage: bench/build.sh KERNEL_DIR OUT_DIR
 # Builds the benchmark programs as static binaries into OUT_DIR:
-# uring_bench (bench/micro, the microbenchmarks) and filter_exec
+# uring_bench (bench/micro, the SQE and syscall loops), nop_cost (the
+# guest side of scripts/check-nop-cost.sh) and filter_exec
 # (bench/filters, loads a benchmark filter and execs fio), against
 # include/ and the exported UAPI headers of KERNEL_DIR.
 set -euo pipefail
@@ -14,9 +15,12 @@ bench="$REPO_DIR/bench"
 CC="${CC:-gcc}"
 CFLAGS=(-std=gnu11 -O2 -Wall -Wextra -Werror -static
 	-I "$REPO_DIR/include" -I "$bench/filters" -idirafter "$kdir/usr/include")
+# what the loops share: the operations, the instruction clock, the filters
+loops=("$bench/micro/bench_ops.c" "$bench/micro/bench_icount.c" "$bench/filters/bench_filter.c")
 mkdir -p "$out"
-"$CC" "${CFLAGS[@]}" -o "$out/uring_bench" "$bench"/micro/*.c \
-	"$bench/filters/bench_filter.c" -luring
+for prog in uring_bench nop_cost; do
+	"$CC" "${CFLAGS[@]}" -o "$out/$prog" "$bench/micro/$prog.c" "${loops[@]}" -luring
+done
 "$CC" "${CFLAGS[@]}" -o "$out/filter_exec" "$bench/filters/filter_exec.c" \
 	"$bench/filters/bench_filter.c"
 log "benchmark binaries in $out"

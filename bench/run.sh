@@ -2,46 +2,85 @@
 # Usage: bench/run.sh
 # The benchmark command. Installs what it needs, builds the stock and the
 # patched kernel (cached, shared with scripts/run-tests.sh), builds the
-# benchmark programs, boots each kernel once with fio and null_blk in the
-# initramfs and runs every configuration interleaved, BENCH_REPS times
-# (default 5) after a warm-up, then writes bench/results/: fio.csv,
-# micro.csv, growth.csv, report.md (ratios against the targets) and
-# fio.png, growth.png (gnuplot).
+# benchmark programs and boots each kernel twice with fio and null_blk in
+# the initramfs:
+#   icount  single-threaded TCG with -icount shift=0,sleep=off (guest
+#           time = guest instructions): uring_bench's SQE and syscall
+#           loops, the growth curve (patched) and fio, each configuration
+#           twice in the same boot (the two must agree within 1 %)
+#   wall    an ordinary TCG guest: fio once per configuration, the noisy
+#           wall-clock sanity column
+# then writes bench/results/: micro.csv, growth.csv, fio.csv, report.md
+# (every target with its measured value) and fio.png, growth.png
+# (gnuplot). Fails if a measurement failed or two passes disagree.
+# For development: BENCH_STOCK_KERNEL and BENCH_PATCHED_KERNEL (both)
+# name kernel directories (bzImage, usr/include, commit) to use instead
+# of building; BENCH_WALL=0 skips the wall-clock boots.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/../scripts/lib.sh"
 scripts="$REPO_DIR/scripts"
 bench="$REPO_DIR/bench"
-reps="${BENCH_REPS:-5}"
 start=$SECONDS
 
 declare -A kernel
-prepare_kernels
+if [[ -n "${BENCH_STOCK_KERNEL:-}${BENCH_PATCHED_KERNEL:-}" ]]; then
+	kernel[stock]="${BENCH_STOCK_KERNEL:-}"
+	kernel[patched]="${BENCH_PATCHED_KERNEL:-}"
+	for k in stock patched; do
+		[[ -f "${kernel[$k]}/bzImage" && -d "${kernel[$k]}/usr/include" ]] ||
+			die "BENCH_STOCK_KERNEL and BENCH_PATCHED_KERNEL must both name built kernels ($k: '${kernel[$k]}')"
+	done
+else
+	prepare_kernels
+fi
+modes=(icount wall)
+[[ "${BENCH_WALL:-1}" == 0 ]] && modes=(icount)
 
-work="$OUT_DIR/bench"
-rm -rf "$work"
-mkdir -p "$work/root/tests/bench"
-"$bench/build.sh" "${kernel[patched]}" "$work/bin"
-"$bench/stage-fio.sh" "$work/root"
-cp "$bench/fio/randread.fio" "$work/root/tests/bench/"
-cp "$bench/guest/run-bench.sh" "$work/root/tests/"
+# (before runs had directories of their own, out/bench was one)
+[[ -d "$OUT_DIR/bench" && ! -L "$OUT_DIR/bench" ]] && rm -rf "${OUT_DIR:?}/bench"
+new_run_dir bench
+# shellcheck disable=SC2154 # "run" is set by new_run_dir
+mkdir -p "$run/root/tests/bench"
+"$bench/build.sh" "${kernel[patched]}" "$run/bin"
+"$bench/stage-fio.sh" "$run/root"
+cp "$bench/fio/randread.fio" "$run/root/tests/bench/"
+cp "$bench/guest/run-bench.sh" "$run/root/tests/"
+ROOT_OVERLAY="$run/root" "$scripts/make-initramfs.sh" "$run/bin" "$run/bench.cpio.gz"
+took=(--took "build (kernels from the cache) and initramfs=$((SECONDS - start))")
+log "built in $((SECONDS - start)) s"
 
 # null_blk: no memory backing, completions in submission context
 nullb=(null_blk.nr_devices=1 null_blk.irqmode=0 null_blk.memory_backed=0)
 for k in patched stock; do
-	printf 'REPS=%s\nKERNEL=%s\n' "$reps" "$k" >"$work/root/tests/bench.conf"
-	ROOT_OVERLAY="$work/root" "$scripts/make-initramfs.sh" "$work/bin" "$work/$k.cpio.gz"
-	rc=0
-	"$scripts/boot-guest.sh" "${kernel[$k]}" "$work/$k.cpio.gz" "$work/$k.log" 2400 \
-		uring_seccomp.run=/tests/run-bench.sh "${nullb[@]}" || rc=$?
-	((rc == 124)) && die "the $k benchmark guest hung (log: $work/$k.log)"
-	grep -q '^# bench-done status=0' "$work/$k.log" ||
-		die "the $k benchmark guest failed (log: $work/$k.log)"
+	for mode in "${modes[@]}"; do
+		t=$SECONDS
+		logf="$run/$k-$mode.log"
+		icount=0
+		[[ $mode == icount ]] && icount=1
+		rc=0
+		GUEST_ICOUNT=$icount "$scripts/boot-guest.sh" "${kernel[$k]}" "$run/bench.cpio.gz" \
+			"$logf" 1800 uring_seccomp.run=/tests/run-bench.sh \
+			"uring_seccomp.expect=$k" "uring_seccomp.bench=$mode" "${nullb[@]}" || rc=$?
+		((rc == 124)) && die "the $k $mode benchmark guest hung (log: $logf)"
+		grep -q '^# bench-done status=0' "$logf" ||
+			die "the $k $mode benchmark guest failed (log: $logf)"
+		took+=(--took "$k $mode=$((SECONDS - t))")
+		log "$k $mode guest: $((SECONDS - t)) s"
+	done
 done
 
 mkdir -p "$bench/results"
-python3 "$bench/report.py" --patched "$work/patched.log" --stock "$work/stock.log" \
-	--commit "$(cat "${kernel[patched]}/commit")" --out "$bench/results"
+wall=()
+for k in patched stock; do
+	[[ -f "$run/$k-wall.log" ]] && wall+=(--"$k"-wall "$run/$k-wall.log")
+done
+took+=(--took "total=$((SECONDS - start))")
+rc=0
+python3 "$bench/report.py" --patched "$run/patched-icount.log" --stock "$run/stock-icount.log" \
+	"${wall[@]}" "${took[@]}" --commit "$(cat "${kernel[patched]}/commit")" \
+	--out "$bench/results" || rc=$?
 (cd "$bench/results" && gnuplot "$bench/plot.gp")
-log "results in $bench/results (took $((SECONDS - start)) s)"
+log "results in $bench/results (logs in $run; took $((SECONDS - start)) s)"
 cat "$bench/results/report.md"
+((rc == 0)) || die "a measurement failed its self-check (see report.md)"

@@ -1,60 +1,93 @@
 #!/bin/sh
 # Runs inside the benchmark guest (busybox sh), started by the guest init
-# as uring_seccomp.run=/tests/run-bench.sh. /tests/bench.conf sets REPS
-# and KERNEL (stock or patched). Prints one line a measurement, read by
-# bench/report.py:
-#   MICRO/GROWTH lines from uring_bench (patched only), and
-#   FIO <config> <iodepth> <rep> <iops>
-# Repetition 0 is a warm-up (TCG translates code on first use); every
-# repetition runs each configuration once, interleaved.
-# shellcheck disable=SC1091 # written by bench/run.sh into the initramfs
-. /tests/bench.conf
+# as uring_seccomp.run=/tests/run-bench.sh. The kernel command line
+# names the kernel (uring_seccomp.expect=stock|patched) and the mode
+# (uring_seccomp.bench=icount|wall):
+#   icount  the guest runs under -icount shift=0 (its clock counts guest
+#           instructions): uring_bench micro (and growth on patched),
+#           then fio, every configuration twice (pass 1 and 2)
+#   wall    an ordinary TCG guest: fio once per configuration, for the
+#           noisy wall-clock column
+# Prints one line a measurement, read by bench/report.py:
+#   MICRO/GROWTH lines from uring_bench,
+#   FIO <config> <iodepth> <pass> <iops> <runtime ms>  (icount)
+#   WALL <config> <iodepth> <iops>                      (wall)
+KERNEL='' MODE=''
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case "$arg" in
+	uring_seccomp.expect=*) KERNEL="${arg#*=}" ;;
+	uring_seccomp.bench=*) MODE="${arg#*=}" ;;
+	esac
+done
 bin=/tests/bin
 dev=/dev/nullb0
-fastpath=/proc/sys/kernel/seccomp/fastpath
 status=0
 
-echo "# bench: kernel $KERNEL $(uname -r), $REPS repetitions"
+echo "# bench: kernel $KERNEL $(uname -r), mode $MODE"
+case "$KERNEL $MODE" in
+stock\ icount | stock\ wall | patched\ icount | patched\ wall) ;;
+*)
+	echo "# bench: want uring_seccomp.expect=stock|patched and uring_seccomp.bench=icount|wall"
+	exit 1
+	;;
+esac
 [ -b "$dev" ] || { echo "# bench: no $dev (CONFIG_BLK_DEV_NULL_BLK)"; exit 1; }
 
+# fio cannot run with its reads refused: no uring_deny here
 if [ "$KERNEL" = patched ]; then
-	[ -w "$fastpath" ] || { echo "# bench: no $fastpath"; exit 1; }
-	"$bin/uring_bench" micro "$REPS" || status=1
-	"$bin/uring_bench" growth "$REPS" || status=1
-	configs="nofilter fastpath bpf nocache"
+	configs="none plain_allow plain_bpf uring_allow uring_bpf uring_ea"
 else
-	configs="stock"
+	configs="none plain_allow plain_bpf"
 fi
 
-# fio_iops CONFIG DEPTH: one fio run, prints its read IOPS
-fio_iops() {
-	set -- "$1" "$2" fio --output-format=terse --terse-version=3 \
-		--section="randread-qd$2" /tests/bench/randread.fio
-	cfg=$1 && shift 2
-	case $cfg in
-	stock | nofilter) out="$("$@")" ;;
-	fastpath) out="$("$bin/filter_exec" fastpath -- "$@")" ;;
-	bpf) out="$("$bin/filter_exec" bpf -- "$@")" ;;
-	nocache)
-		echo 0 >"$fastpath"
-		out="$("$bin/filter_exec" fastpath -- "$@")"
-		echo 1 >"$fastpath"
-		;;
-	esac
-	printf '%s\n' "$out" | cut -d';' -f8 | head -1
+# fio_run CONFIG DEPTH: one fio run, prints "IOPS RUNTIME_MS" of its reads
+fio_run() {
+	out="$("$bin/filter_exec" "$1" -- fio --output-format=terse \
+		--terse-version=3 --section="randread-qd$2" /tests/bench/randread.fio)"
+	# terse v3: field 8 is the read IOPS, 9 the read runtime in ms
+	printf '%s\n' "$out" | cut -d';' -f8,9 | tr ';' ' ' | head -1
 }
 
 export FILENAME="$dev"
-rep=0
-while [ "$rep" -le "$REPS" ]; do
-	for depth in 32 1; do
-		for cfg in $configs; do
-			iops="$(fio_iops "$cfg" "$depth")"
-			[ -n "$iops" ] || status=1
-			echo "FIO $cfg $depth $rep ${iops:-0}"
+if [ "$MODE" = icount ]; then
+	# the TSC is the instruction clock; jiffies would count milliseconds
+	cs="$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	case "$cs" in
+	tsc | tsc-early) ;;
+	*)
+		echo "# bench: clocksource $cs, not the TSC (boot with tsc=reliable)"
+		exit 1
+		;;
+	esac
+	for pass in 1 2; do
+		"$bin/uring_bench" micro "$KERNEL" "$pass" || status=1
+	done
+	if [ "$KERNEL" = patched ]; then
+		for pass in 1 2; do
+			"$bin/uring_bench" growth "$pass" || status=1
+		done
+	fi
+	# 0.5 s of guest time: 5 * 10^8 instructions
+	export RUNTIME=500ms RAMP=100ms
+	for pass in 1 2; do
+		for depth in 1 32 128; do
+			for cfg in $configs; do
+				r="$(fio_run "$cfg" "$depth")"
+				[ -n "$r" ] || status=1
+				echo "FIO $cfg $depth $pass ${r:-0 0}"
+			done
 		done
 	done
-	rep=$((rep + 1))
-done
+else
+	export RUNTIME=2s RAMP=1s
+	for depth in 1 32 128; do
+		for cfg in $configs; do
+			r="$(fio_run "$cfg" "$depth")"
+			[ -n "$r" ] || status=1
+			echo "WALL $cfg $depth ${r%% *}"
+		done
+	done
+fi
 echo "# bench-done status=$status"
 exit $status

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uring_bench - what seccomp adds to a system call and to an SQE.
+ * uring_bench - guest instructions seccomp adds to an SQE and to its
+ * system call twin. Run it under QEMU's -icount shift=0 (see
+ * bench_icount.h); elsewhere its figures are nanoseconds.
  *
- *   uring_bench micro REPS    the cases of bench/results/micro.csv
- *   uring_bench growth REPS   the cost curve of bench/results/growth.csv
+ *   uring_bench micro stock|patched PASS   every configuration the kernel
+ *                                          has x every operation
+ *   uring_bench growth PASS                opted-in filters of 10, 100 and
+ *                                          1000 instructions, stacks of
+ *                                          1, 2, 4, 8, on NOP
  *
- * Every measurement runs in a fresh child that loads its filters (with
- * SECCOMP_FILTER_FLAG_URING) and then times the same operation on the
- * same syscall number on both paths: pread64 against IORING_OP_READ, or
- * openat2 against IORING_OP_OPENAT2. Configurations are interleaved
- * within each repetition; repetition 0 is a warm-up the report drops.
- * Output, one line a measurement:
- *   MICRO <path> <case> <rep> <ns>
- *   GROWTH <path> <mode> <insns> <filters> <rep> <ns>
+ * Each configuration runs in a fresh child that loads its filters, then
+ * measures the operation on both paths. Output, one line a measurement,
+ * read by bench/report.py:
+ *   MICRO <config> <op> <path> <pass> <insns per op> <rounds>
+ *   GROWTH <mode> <insns> <filters> <path> <pass> <insns per op> <rounds>
+ * A measurement whose results were not the expected ones (an SQE that
+ * should have been refused and was not, ...) prints a "# uring_bench:"
+ * line and makes the exit status 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,158 +25,191 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/seccomp.h>
 
 #include "bench_filter.h"
-#include "bench_loop.h"
+#include "bench_icount.h"
+#include "bench_ops.h"
 
-#define MIN_MS		40
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/* The size of Docker's default profile once compiled, roughly */
-#define PROFILE_INSNS	300
 
 static const char *const path_names[] = { "syscall", "uring" };
 
-/* One configuration: @filters copies of a filter, or none if 0. */
-struct config {
+/* The configurations a stock kernel can load, then the patched ones */
+static const char *const stock_configs[] = {
+	"none", "plain_allow", "plain_bpf",
+};
+static const char *const patched_configs[] = {
+	"none", "plain_allow", "plain_bpf", "uring_allow", "uring_deny",
+	"uring_bpf", "uring_ea",
+};
+
+/* What one child measures */
+struct job {
+	const char *config;	/* micro: a bench_config name */
+	const char *mode;	/* growth: "fastpath" or "bpf" */
+	int insns, filters;	/* growth */
 	enum bench_op op;
-	enum bench_verdict verdict;
-	int insns;
-	int filters;
+	int pass;
 };
 
-struct micro_case {
-	const char *name;
-	struct config cfg;
-};
-
-static const struct micro_case micro_cases[] = {
-	{ "none", { OP_READ, CONST_ALLOW, 0, 0 } },
-	{ "allow_bitmap", { OP_READ, CONST_ALLOW, PROFILE_INSNS, 1 } },
-	{ "bpf_allow", { OP_READ, ARG_ALLOW, PROFILE_INSNS, 1 } },
-	{ "const_deny", { OP_READ, CONST_DENY, PROFILE_INSNS, 1 } },
-	{ "bpf_deny", { OP_READ, ARG_DENY, PROFILE_INSNS, 1 } },
-	{ "plain_openat2", { OP_OPENAT2, CONST_ALLOW, PROFILE_INSNS, 1 } },
-	{ "ea_openat2", { OP_OPENAT2, EA_ALLOW, PROFILE_INSNS, 1 } },
-};
-
-/*
- * measure - run @cfg on @path in a child. Returns ns per operation, or a
- * negative value on failure (reported on stderr).
- */
-static double measure(const struct config *cfg, enum bench_path path)
+static int load_growth(const struct job *j)
 {
 	static struct bench_filter filter;
-	int fds[2], status, nr, ret;
-	double ns = -1;
-	pid_t pid;
+	int nr = bench_op_nr(j->op);
 
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(fds[0]);
-		ret = bench_prepare();
-		nr = cfg->op == OP_READ ? __NR_pread64 : __NR_openat2;
-		if (!ret && cfg->filters) {
-			bench_filter_build(&filter, cfg->insns, &nr, 1,
-					   cfg->verdict);
-			ret = bench_filter_load(&filter, cfg->filters,
-						cfg->verdict == EA_ALLOW);
-		}
-		if (ret) {
-			fprintf(stderr, "uring_bench: setup: %s\n", strerror(-ret));
-			_exit(1);
-		}
-		ns = bench_loop(path, cfg->op, MIN_MS);
-		if (write(fds[1], &ns, sizeof(ns)) != sizeof(ns))
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], &ns, sizeof(ns)) != sizeof(ns))
-		ns = -1;
-	close(fds[0]);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		ns = -1;
-	return ns;
+	if (!j->filters)
+		return 0;
+	bench_filter_build(&filter, j->insns, &nr, 1,
+			   strcmp(j->mode, "bpf") ? CONST_ALLOW : ARG_ALLOW);
+	return bench_filter_load(&filter, j->filters,
+				 SECCOMP_FILTER_FLAG_URING);
 }
 
-static int run_micro(int reps)
+static void print(const struct job *j, enum bench_path path,
+		  const struct bench_result *r)
 {
-	const struct micro_case *c;
-	int rep, path, failed = 0;
-	double ns;
+	if (j->config)
+		printf("MICRO %s %s %s %d %.2f %u\n", j->config,
+		       bench_op_name(j->op), path_names[path], j->pass,
+		       r->insns, r->rounds);
+	else
+		printf("GROWTH %s %d %d %s %d %.2f %u\n", j->mode, j->insns,
+		       j->filters, path_names[path], j->pass, r->insns,
+		       r->rounds);
+}
 
-	for (rep = 0; rep <= reps; rep++) {
-		for (c = micro_cases; c < micro_cases + ARRAY_SIZE(micro_cases); c++) {
-			for (path = PATH_SYSCALL; path <= PATH_URING; path++) {
-				ns = measure(&c->cfg, path);
-				failed |= ns < 0;
-				printf("MICRO %s %s %d %.1f\n", path_names[path],
-				       c->name, rep, ns);
-			}
+/* The child: load the filters, measure both paths. Exit status 0 or 1. */
+static int child(const struct job *j)
+{
+	const struct bench_config *cfg = NULL;
+	struct bench_result r;
+	int nr = bench_op_nr(j->op), ret, failed = 0;
+	enum bench_path path;
+	bool denied = false;
+
+	ret = bench_ops_prepare(j->op);
+	if (!ret && j->config) {
+		cfg = bench_config_find(j->config);
+		ret = cfg ? bench_config_apply(cfg, &nr, 1) : -EINVAL;
+		denied = cfg && cfg->filters && cfg->verdict == CONST_DENY;
+	} else if (!ret) {
+		ret = load_growth(j);
+	}
+	if (ret) {
+		printf("# uring_bench: %s %s: setup: %s\n",
+		       j->config ? j->config : j->mode, bench_op_name(j->op),
+		       strerror(-ret));
+		return 1;
+	}
+	for (path = PATH_SYSCALL; path <= PATH_URING; path++) {
+		if (!bench_op_has_path(j->op, path))
+			continue;
+		if (bench_measure(path, j->op, denied, &r)) {
+			printf("# uring_bench: the clock does not move\n");
+			return 1;
 		}
-		fflush(stdout);
+		print(j, path, &r);
+		if (r.bad) {
+			printf("# uring_bench: %s %s %s: %d of %u results were not %s\n",
+			       j->config ? j->config : j->mode,
+			       bench_op_name(j->op), path_names[path], r.bad,
+			       r.rounds * BENCH_BATCH,
+			       denied ? "-EPERM" : "the allowed result");
+			failed = 1;
+		}
 	}
 	return failed;
 }
 
-static int run_growth(int reps)
+/* Run @j in a fresh child; 0 if it measured what it should. */
+static int run(const struct job *j)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		status = child(j);
+		fflush(stdout);
+		_exit(status);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 1;
+	if (WIFSIGNALED(status))
+		printf("# uring_bench: the child died of signal %d\n",
+		       WTERMSIG(status));
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+static int run_micro(const char *kernel, int pass)
+{
+	const char *const *configs = patched_configs;
+	size_t n = ARRAY_SIZE(patched_configs), c;
+	struct job j = { .pass = pass };
+	int failed = 0;
+
+	if (!strcmp(kernel, "stock")) {
+		configs = stock_configs;
+		n = ARRAY_SIZE(stock_configs);
+	} else if (strcmp(kernel, "patched")) {
+		return 2;
+	}
+	for (c = 0; c < n; c++) {
+		j.config = configs[c];
+		for (j.op = 0; j.op < OP_COUNT; j.op++) {
+			/* denying io_uring_enter would refuse the submission */
+			if (j.op == OP_NOP && !strcmp(j.config, "uring_deny"))
+				continue;
+			failed |= run(&j);
+		}
+	}
+	return failed;
+}
+
+static int run_growth(int pass)
 {
 	static const int insns[] = { 10, 100, 1000 };
 	static const int filters[] = { 1, 2, 4, 8 };
-	static const struct { const char *name; enum bench_verdict v; } modes[] = {
-		{ "fastpath", CONST_ALLOW }, { "bpf", ARG_ALLOW },
-	};
-	struct config cfg = { .op = OP_READ };
-	int rep, path, m, i, f, failed = 0;
-	double ns;
+	static const char *const modes[] = { "fastpath", "bpf" };
+	struct job j = { .op = OP_NOP, .pass = pass, .mode = "none" };
+	size_t m, i, f;
+	int failed;
 
-	for (rep = 0; rep <= reps; rep++) {
-		for (path = PATH_SYSCALL; path <= PATH_URING; path++) {
-			cfg.filters = 0;
-			ns = measure(&cfg, path);
-			failed |= ns < 0;
-			printf("GROWTH %s none 0 0 %d %.1f\n", path_names[path],
-			       rep, ns);
-			for (m = 0; m < 2; m++) {
-				for (i = 0; i < 3; i++) {
-					for (f = 0; f < 4; f++) {
-						cfg.verdict = modes[m].v;
-						cfg.insns = insns[i];
-						cfg.filters = filters[f];
-						ns = measure(&cfg, path);
-						failed |= ns < 0;
-						printf("GROWTH %s %s %d %d %d %.1f\n",
-						       path_names[path],
-						       modes[m].name, insns[i],
-						       filters[f], rep, ns);
-					}
-				}
+	failed = run(&j);
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		for (i = 0; i < ARRAY_SIZE(insns); i++) {
+			for (f = 0; f < ARRAY_SIZE(filters); f++) {
+				j.mode = modes[m];
+				j.insns = insns[i];
+				j.filters = filters[f];
+				failed |= run(&j);
 			}
 		}
-		fflush(stdout);
 	}
 	return failed;
+}
+
+static int usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s micro stock|patched PASS | growth PASS\n",
+		prog);
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	int reps = argc > 2 ? atoi(argv[2]) : 0;
+	int ret;
 
-	if (argc != 3 || reps < 1) {
-		fprintf(stderr, "usage: %s micro|growth REPS\n", argv[0]);
-		return 2;
+	if (argc == 4 && !strcmp(argv[1], "micro")) {
+		ret = run_micro(argv[2], atoi(argv[3]));
+		return ret == 2 ? usage(argv[0]) : ret;
 	}
-	if (!strcmp(argv[1], "micro"))
-		return run_micro(reps);
-	if (!strcmp(argv[1], "growth"))
-		return run_growth(reps);
-	fprintf(stderr, "%s: unknown benchmark %s\n", argv[0], argv[1]);
-	return 2;
+	if (argc == 3 && !strcmp(argv[1], "growth"))
+		return run_growth(atoi(argv[2]));
+	return usage(argv[0]);
 }
