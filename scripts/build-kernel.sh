@@ -53,7 +53,6 @@ log "building $flavour kernel ($branch, ${commit:0:12})"
 tree_git checkout -q -f "$commit"
 cfg_key="$(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
 obj="$BUILD_DIR/$cfg_key"
-mkdir -p "$obj"
 mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP=uring-seccomp KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
 # A configuration variant (an extra fragment) starts from a copy of the
 # guest configuration's objects: Kbuild then rebuilds only the files
@@ -61,13 +60,25 @@ mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP=uring-secco
 base_obj="$BUILD_DIR/$(sha256sum <"$PATCH_DIR/guest.config" | cut -c1-16)"
 if [[ -n "$extra" && ! -d "$obj" && -f "$base_obj/vmlinux" ]]; then
 	log "seeding the $(basename "$extra") objects from the guest configuration's"
+	rm -rf "$obj.tmp"
 	cp -a "$base_obj" "$obj.tmp" && mv "$obj.tmp" "$obj"
 fi
-"${mk[@]}" tinyconfig >/dev/null 9>&-
-"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null 9>&-
-"${mk[@]}" olddefconfig >/dev/null 9>&-
-check_config "$obj/.config" "${fragments[@]}" ||
-	die "config fragments ${fragments[*]} do not resolve; fix them"
+mkdir -p "$obj"
+# The configuration depends only on the fragments and the Kconfig files
+# of the tree: when neither changed since it was made (the per-patch
+# builds of scripts/check-series.sh, mostly), it is kept as it is.
+config_stamp="$( (cat "${fragments[@]}"
+	tree_git ls-tree -r "$commit" | grep -E $'\t(.*/)?Kconfig[^/]*$') | sha256sum | cut -c1-16)"
+stamp_file="$obj/.config.uring-seccomp"
+if [[ ! -f "$obj/.config" || ! -f "$stamp_file" ||
+	"$(cat "$stamp_file")" != "$config_stamp $(sha256sum <"$obj/.config" | cut -c1-16)" ]]; then
+	"${mk[@]}" tinyconfig >/dev/null 9>&-
+	"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null 9>&-
+	"${mk[@]}" olddefconfig >/dev/null 9>&-
+	check_config "$obj/.config" "${fragments[@]}" ||
+		die "config fragments ${fragments[*]} do not resolve; fix them"
+	echo "$config_stamp $(sha256sum <"$obj/.config" | cut -c1-16)" >"$stamp_file"
+fi
 if [[ $flavour == objects ]]; then
 	mapfile -t objects < <(tree_git diff --name-only --diff-filter=AM base "$commit" -- '*.c' |
 		grep -v '^tools/' | sed 's/\.c$/.o/')
@@ -81,7 +92,9 @@ fi
 "${mk[@]}" bzImage 2>"$obj/build.log" 9>&- || { tail -40 "$obj/build.log" >&2; die "kernel build failed ($flavour)"; }
 "${mk[@]}" headers_install INSTALL_HDR_PATH="$obj/hdr" >/dev/null 9>&-
 mkdir -p "$dest.tmp"
-cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$dest.tmp/"
+# vmlinux (with symbols) too, to disassemble what a cost measurement
+# ran (gdb, objdump) when two kernels differ
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/vmlinux" "$dest.tmp/"
 rm -rf "$dest.tmp/usr" && cp -r "$obj/hdr" "$dest.tmp/usr"
 echo "$commit" >"$dest.tmp/commit"
 rm -rf "$dest" && mv "$dest.tmp" "$dest"

@@ -37,8 +37,11 @@ for f in "$REPO_DIR"/selftests/*.[ch]; do
 done
 progs=()
 for f in "$REPO_DIR"/selftests/*.c; do
+	[[ "$f" == */seccomp_uring_force.c ]] && continue
 	progs+=("$(basename "$f" .c)")
 done
+# it sets kernel.seccomp.uring_force for good: run_tests runs it last
+progs+=(seccomp_uring_force)
 tree_git show "$parent:$dir/Makefile" |
 	sed "s/^TEST_GEN_PROGS := seccomp_bpf seccomp_benchmark\$/& ${progs[*]}/" >"$work/Makefile"
 grep -q 'seccomp_uring' "$work/Makefile" || die "$dir/Makefile changed upstream; update this script"

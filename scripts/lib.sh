@@ -33,7 +33,7 @@ die() {
 }
 
 log() {
-	echo "==> $*" >&2
+	echo "==> $(date +%T) $*" >&2
 }
 
 # The patch files of the series, in series order.

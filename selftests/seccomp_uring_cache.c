@@ -7,6 +7,18 @@
  * time in a fresh child, and compares what each operation completed with
  * (CQE res or syscall return, SIGSYS seen, the child's fate).
  *
+ * SECCOMP_RET_TRAP is where the two ways in differ: a system call with a
+ * TRAP verdict is not run and SIGSYS is sent, but an SQE with one fails
+ * closed without any signal, completing with -ENOSYS (as TRACE and
+ * USER_NOTIF do). So besides comparing the cache on and off, each run is
+ * held to that: no SQE is ever followed by a SIGSYS, an SQE whose twin the
+ * filters trap completes with -ENOSYS, and the twin syscall itself gets
+ * exactly one SIGSYS (and any other verdict none).
+ *
+ * kernel.seccomp.uring_force is never written here: once set it stays set
+ * until reboot, so the forced cases are in seccomp_uring_force.c, which
+ * runs last. These tests expect it unset.
+ *
  * Every operation gets harmless arguments: fd -1 and pointers to paths
  * under /nonexistent, so that nothing runs that changes state. The hook
  * runs after prep, so an SQE whose prep rejects its fields never reaches
@@ -48,7 +60,6 @@
 #endif
 
 #define FASTPATH_SYSCTL	"/proc/sys/kernel/seccomp/fastpath"
-#define FORCE_SYSCTL	"/proc/sys/kernel/seccomp/uring_force"
 #define NOPATH		"/nonexistent/seccomp-uring-cache"
 /*
  * How many opcodes at least reach the filters with one of the shapes
@@ -61,19 +72,37 @@
  */
 #define MIN_REACHED	40
 
-/* The twin syscalls also checked directly, at syscall entry. */
-static const int twin_nrs[] = {
-	__NR_openat, __NR_unlinkat, __NR_mkdirat, __NR_pread64,
-	__NR_pwrite64, __NR_connect, __NR_socket, __NR_fsync,
+/*
+ * The twin syscalls also checked directly, at syscall entry, each with
+ * the opcode judged as it with the shapes below (READ and WRITE at offset
+ * 0 are pread64 and pwrite64). Not every opcode here reaches the filters
+ * (see probe_shapes()); check_traps() only uses those that do.
+ */
+static const struct twin {
+	int nr;
+	int op;
+} twins[] = {
+	{ __NR_openat, IORING_OP_OPENAT },
+	{ __NR_unlinkat, IORING_OP_UNLINKAT },
+	{ __NR_mkdirat, IORING_OP_MKDIRAT },
+	{ __NR_pread64, IORING_OP_READ },
+	{ __NR_pwrite64, IORING_OP_WRITE },
+	{ __NR_connect, IORING_OP_CONNECT },
+	{ __NR_socket, IORING_OP_SOCKET },
+	{ __NR_fsync, IORING_OP_FSYNC },
 };
 
-#define NR_TWINS	ARRAY_SIZE(twin_nrs)
+#define NR_TWINS	ARRAY_SIZE(twins)
 
 /* The argument shapes prep_op() knows; see probe_shapes(). */
 enum shape { SHAPE_FD, SHAPE_PATH, SHAPE_2PATHS, SHAPE_3PATHS, SHAPE_HOW,
 	     NR_SHAPES };
 
-/* What one run saw; in shared memory, filled in by the child. */
+/*
+ * What one run saw; in shared memory, filled in by the child. @traps and
+ * @sys_traps count the SIGSYS that arrived during each SQE (always 0: no
+ * SQE verdict sends one) and each syscall (1 for a TRAP verdict).
+ */
 struct outcome {
 	int res[IORING_OP_LAST];
 	int traps[IORING_OP_LAST];
@@ -84,11 +113,10 @@ struct outcome {
 	int status;		/* wait status of the child */
 };
 
-/* A set of filters, loaded oldest first, and how to run them. */
+/* A set of filters, loaded oldest first. */
 struct filter_set {
 	const struct filter_spec *specs;
 	int nspecs;
-	int force;		/* kernel.seccomp.uring_force */
 };
 
 /*
@@ -161,12 +189,17 @@ static void build_filter(struct sock_fprog *prog,
 	emit_stmt(prog, BPF_RET | BPF_K, spec->def);
 }
 
-/* SIGSYS only arrives inside the syscalls that run_child() makes */
+/*
+ * SIGSYS is counted around each SQE and each syscall run_child() makes:
+ * a syscall's arrives before it returns, and an SQE that sent one (none
+ * should) would have it delivered as io_uring_enter() returns.
+ */
+/* atomic: the handler's increments must not be cached away */
 static int traps;
 
 static void count_sigsys(int sig, siginfo_t *info, void *ctx)
 {
-	traps++;
+	__atomic_fetch_add(&traps, 1, __ATOMIC_RELAXED);
 }
 
 static int write_sysctl(const char *path, int val)
@@ -185,8 +218,9 @@ static int write_sysctl(const char *path, int val)
 
 static char scratch[3][256];
 
-/* For each opcode, the shape that reaches the filters. */
+/* For each opcode, the shape that reaches the filters, and whether one does. */
 static int shapes[IORING_OP_LAST];
+static bool reaches[IORING_OP_LAST];
 
 /* Queue @opcode with harmless arguments of @shape. */
 static void prep_op(struct uring *r, int opcode, enum shape shape,
@@ -271,7 +305,8 @@ static int probe_shapes(void)
 	    WEXITSTATUS(status))
 		return -ECHILD;
 	for (i = 0; i < IORING_OP_LAST; i++) {
-		if (found[i] < NR_SHAPES)
+		reaches[i] = found[i] < NR_SHAPES;
+		if (reaches[i])
 			reached++;
 		else
 			ksft_print_msg("opcode %d reaches no filter\n", i);
@@ -325,16 +360,16 @@ static void run_child(const struct filter_set *set, struct outcome *out)
 			_exit(3);
 	}
 	for (i = 0; i < IORING_OP_LAST; i++) {
-		before = traps;
+		before = __atomic_load_n(&traps, __ATOMIC_RELAXED);
 		prep_op(&r, i, shapes[i], &how);
 		out->res[i] = uring_run(&r);
-		out->traps[i] = traps - before;
+		out->traps[i] = __atomic_load_n(&traps, __ATOMIC_RELAXED) - before;
 		out->ops_done = i + 1;
 	}
 	for (i = 0; i < (int)NR_TWINS; i++) {
-		before = traps;
-		out->sys_ret[i] = run_twin(twin_nrs[i]);
-		out->sys_traps[i] = traps - before;
+		before = __atomic_load_n(&traps, __ATOMIC_RELAXED);
+		out->sys_ret[i] = run_twin(twins[i].nr);
+		out->sys_traps[i] = __atomic_load_n(&traps, __ATOMIC_RELAXED) - before;
 		out->sys_done = i + 1;
 	}
 	_exit(0);
@@ -348,8 +383,6 @@ static int run_set(const struct filter_set *set, int fastpath,
 
 	memset(out, 0, sizeof(*out));
 	ret = write_sysctl(FASTPATH_SYSCTL, fastpath);
-	if (!ret)
-		ret = write_sysctl(FORCE_SYSCTL, set->force);
 	if (ret)
 		return ret;
 	pid = fork();
@@ -360,6 +393,119 @@ static int run_set(const struct filter_set *set, int fastpath,
 	if (waitpid(pid, &out->status, 0) != pid)
 		return -errno;
 	return 0;
+}
+
+/* What a system call that was not run returns: -ENOSYS, as for TRAP. */
+static int not_run(void)
+{
+	return syscall(100000) == -1 ? -errno : 0;
+}
+
+/* seccomp's order of actions: the lower, the stronger. */
+static int action_rank(__u32 ret)
+{
+	return (int)(ret & SECCOMP_RET_ACTION_FULL);
+}
+
+/*
+ * stack_action - the action @set gives every call of @nr, in *@action;
+ * for an SQE (@sqe) only the filters with SECCOMP_FILTER_FLAG_URING
+ * judge (uring_force is unset here). Returns false when an argument
+ * decides it (a rule for @nr that is not ALWAYS).
+ */
+static bool stack_action(const struct filter_set *set, int nr, bool sqe,
+			 __u32 *action)
+{
+	__u32 best = SECCOMP_RET_ALLOW, ret;
+	const struct rule *r;
+	int i;
+
+	for (i = 0; i < set->nspecs; i++) {
+		if (sqe && !(set->specs[i].flags & SECCOMP_FILTER_FLAG_URING))
+			continue;
+		ret = set->specs[i].def;
+		for (r = set->specs[i].rules; r->nr >= 0; r++) {
+			if (r->nr != nr)
+				continue;
+			if (r->arg != ALWAYS)
+				return false;
+			ret = r->ret;
+			break;
+		}
+		if (action_rank(ret) < action_rank(best))
+			best = ret;
+	}
+	*action = best & SECCOMP_RET_ACTION_FULL;
+	return true;
+}
+
+/*
+ * Whether a filter of @set with SECCOMP_FILTER_FLAG_URING has a rule that
+ * traps a twin whatever its arguments: read off the rules, not through
+ * stack_action(), to catch a check_traps() that checks nothing.
+ */
+static bool traps_a_twin(const struct filter_set *set)
+{
+	const struct rule *r;
+	int i, t;
+
+	for (i = 0; i < set->nspecs; i++) {
+		if (!(set->specs[i].flags & SECCOMP_FILTER_FLAG_URING))
+			continue;
+		for (r = set->specs[i].rules; r->nr >= 0; r++)
+			for (t = 0; t < (int)NR_TWINS; t++)
+				if (r->nr == twins[t].nr && r->arg == ALWAYS &&
+				    (r->ret & SECCOMP_RET_ACTION_FULL) ==
+				    SECCOMP_RET_TRAP)
+					return true;
+	}
+	return false;
+}
+
+/*
+ * check_traps - hold one run (@mode: the cache "on" or "off") to the
+ * TRAP contract: no SQE is followed by a SIGSYS; an SQE whose twin @set
+ * traps completes with -ENOSYS; a twin syscall gets one SIGSYS if @set
+ * traps it and none for any other verdict. Returns how many TRAP
+ * verdicts it checked (SQEs and syscalls).
+ */
+static int check_traps(struct __test_metadata *_metadata,
+		       const struct filter_set *set,
+		       const struct outcome *out, const char *mode)
+{
+	int i, op, checked = 0, enosys = not_run();
+	__u32 action;
+
+	/* (braces: EXPECT_*() TH_LOG() is two statements) */
+	for (i = 0; i < out->ops_done; i++) {
+		EXPECT_EQ(0, out->traps[i])
+			TH_LOG("cache %s: opcode %d (res %d) was followed by %d SIGSYS",
+			       mode, i, out->res[i], out->traps[i]);
+	}
+	for (i = 0; i < (int)NR_TWINS; i++) {
+		op = twins[i].op;
+		if (i < out->sys_done &&
+		    stack_action(set, twins[i].nr, false, &action)) {
+			EXPECT_EQ(action == SECCOMP_RET_TRAP, out->sys_traps[i])
+				TH_LOG("cache %s: syscall %d (action %#x, ret %ld): %d SIGSYS",
+				       mode, twins[i].nr, action,
+				       out->sys_ret[i], out->sys_traps[i]);
+			checked += action == SECCOMP_RET_TRAP;
+		}
+		if (op < out->ops_done &&
+		    stack_action(set, twins[i].nr, true, &action) &&
+		    action == SECCOMP_RET_TRAP) {
+			/* the check needs the SQE to reach the filters */
+			EXPECT_TRUE(reaches[op])
+				TH_LOG("opcode %d, trapped as syscall %d, reaches no filter",
+				       op, twins[i].nr);
+			EXPECT_EQ(enosys, out->res[op])
+				TH_LOG("cache %s: opcode %d, trapped as syscall %d",
+				       mode, op, twins[i].nr);
+			checked++;
+		}
+	}
+	return checked;
 }
 
 /*
@@ -373,7 +519,7 @@ static void check_set(struct __test_metadata *_metadata,
 		      bool want_kill)
 {
 	struct outcome *on, *off;
-	int i, reached, diffs = 0;
+	int i, reached, diffs = 0, trap_checks;
 
 	if (access(FASTPATH_SYSCTL, W_OK)) {
 		uring_feature_missing(_metadata, errno, ENOENT,
@@ -390,7 +536,6 @@ static void check_set(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, run_set(set, 1, on));
 	ASSERT_EQ(0, run_set(set, 0, off));
 	ASSERT_EQ(0, write_sysctl(FASTPATH_SYSCTL, 1));
-	ASSERT_EQ(0, write_sysctl(FORCE_SYSCTL, 0));
 
 	for (i = 0; i < IORING_OP_LAST; i++) {
 		if (on->res[i] == off->res[i] && on->traps[i] == off->traps[i])
@@ -405,12 +550,22 @@ static void check_set(struct __test_metadata *_metadata,
 			continue;
 		diffs++;
 		TH_LOG("syscall %d: cache on %ld traps %d, off %ld traps %d",
-		       twin_nrs[i], on->sys_ret[i], on->sys_traps[i],
+		       twins[i].nr, on->sys_ret[i], on->sys_traps[i],
 		       off->sys_ret[i], off->sys_traps[i]);
 	}
 	TH_LOG("%d opcodes (%d reach the filters) and %d syscalls judged, %d differences",
 	       on->ops_done, reached, on->sys_done, diffs);
 	EXPECT_EQ(0, diffs);
+	trap_checks = check_traps(_metadata, set, on, "on");
+	trap_checks += check_traps(_metadata, set, off, "off");
+	TH_LOG("%d TRAP verdicts checked (SQE: -ENOSYS, no SIGSYS; syscall: SIGSYS)",
+	       trap_checks);
+	/*
+	 * A set with a rule that traps a twin outright must have had it
+	 * checked on both paths, cache on and off.
+	 */
+	if (traps_a_twin(set) && !want_kill)
+		EXPECT_LE(4, trap_checks);
 	EXPECT_EQ(on->ops_done, off->ops_done);
 	EXPECT_EQ(on->sys_done, off->sys_done);
 	EXPECT_EQ(on->status, off->status);
@@ -489,7 +644,7 @@ TEST(cache_keeps_constant_verdicts)
 	const struct filter_spec specs[] = {
 		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	check_set(_metadata, &set, IORING_OP_OPENAT, -1001, false);
 }
@@ -499,7 +654,7 @@ TEST(cache_keeps_argument_verdicts)
 	const struct filter_spec specs[] = {
 		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	check_set(_metadata, &set, IORING_OP_READ, -1012, false);
 }
@@ -511,21 +666,17 @@ TEST(cache_keeps_verdicts_of_a_mixed_stack)
 		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
 		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	check_set(_metadata, &set, IORING_OP_OPENAT, -1001, false);
 }
 
-TEST(cache_keeps_verdicts_of_a_forced_stack)
-{
-	const struct filter_spec specs[] = {
-		SPEC(unflagged_deny, SECCOMP_RET_ALLOW, 0),
-		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
-	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 1 };
-
-	check_set(_metadata, &set, IORING_OP_SOCKET, -1023, false);
-}
+/*
+ * The cache under kernel.seccomp.uring_force=1 (a forced stack, where
+ * filters without the flag judge SQEs too) is tested in
+ * seccomp_uring_force.c, which runs last: the sysctl cannot be turned
+ * off again, so no test here may set it.
+ */
 
 TEST(cache_keeps_the_newest_of_equal_actions)
 {
@@ -533,7 +684,7 @@ TEST(cache_keeps_the_newest_of_equal_actions)
 		SPEC(const_deny, SECCOMP_RET_ALLOW, URING),
 		SPEC(tie_deny, SECCOMP_RET_ALLOW, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	check_set(_metadata, &set, IORING_OP_OPENAT, -1031, false);
 }
@@ -543,7 +694,7 @@ TEST(cache_keeps_default_deny_verdicts)
 	const struct filter_spec specs[] = {
 		SPEC(few_allowed, SECCOMP_RET_ERRNO | 1041, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	check_set(_metadata, &set, IORING_OP_MKDIRAT, -1041, false);
 }
@@ -554,7 +705,7 @@ TEST(cache_keeps_kill_verdicts)
 		SPEC(arg_deny, SECCOMP_RET_ALLOW, URING),
 		SPEC(kill_openat, SECCOMP_RET_ALLOW, URING),
 	};
-	struct filter_set set = { specs, ARRAY_SIZE(specs), 0 };
+	struct filter_set set = { specs, ARRAY_SIZE(specs) };
 
 	/* the child dies at OPENAT, with the cache and without */
 	check_set(_metadata, &set, IORING_OP_OPENAT, 0, true);

@@ -40,6 +40,7 @@
 
 #include "../kselftest_harness.h"
 #include "uring_expect.h"
+#include "uring_paths.h"
 #include "uring_raw.h"
 
 #if defined(__x86_64__)
@@ -147,25 +148,6 @@ static int load_looker(int nr)
 	};
 
 	return load(insns, ARRAY_SIZE(insns), FLAGS);
-}
-
-static const char *tpath(const char *name)
-{
-	static char buf[8][128];
-	static int next;
-	char *p = buf[next++ % 8];
-
-	snprintf(p, sizeof(buf[0]), "/tmp/seccomp_ext.%d.%s", getpid(), name);
-	unlink(p);
-	rmdir(p);
-	return p;
-}
-
-static int exists(const char *path)
-{
-	struct stat st;
-
-	return lstat(path, &st) == 0;
 }
 
 /* A file to open, made before any filter. */

@@ -220,18 +220,6 @@ static void prep_fixed_write(struct uring *r, int index, const char *buf)
 	sqe->off = 0;
 }
 
-static struct io_uring_sqe *prep_open_create(struct uring *r, const char *path)
-{
-	struct io_uring_sqe *sqe = uring_sqe(r);
-
-	sqe->opcode = IORING_OP_OPENAT;
-	sqe->fd = AT_FDCWD;
-	sqe->addr = (unsigned long)path;
-	sqe->open_flags = O_CREAT | O_WRONLY;
-	sqe->len = 0600;
-	return sqe;
-}
-
 /* the lowest free descriptor: what the next open or dup would get */
 static int lowest_free_fd(void)
 {
@@ -617,7 +605,7 @@ TEST(strict_mode_refuses_sqpoll_sqes)
 		if (uring_run(&r))
 			_exit(3);
 		/* queue the open, then publish it only in strict mode */
-		prep_open_create(&r, path);
+		uring_prep_create(&r, path);
 		head = *r.cq_head;
 		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT))
 			_exit(4);
@@ -831,14 +819,14 @@ TEST(personality_is_refused)
 		     IORING_REGISTER_PERSONALITY, NULL, 0);
 	ASSERT_LT(0, id);
 	ASSERT_EQ(0, load_nr_rule(__NR_getppid, EPERM_ACTION));
-	prep_open_create(&r, path)->personality = id;
+	uring_prep_create(&r, path)->personality = id;
 	res = uring_run(&r);
 	EXPECT_EQ(-EPERM, res);
 	EXPECT_NE(0, access(path, F_OK)) TH_LOG("the file was created");
 	if (res >= 0)
 		close(res);
 	/* without the personality the same open runs */
-	prep_open_create(&r, path);
+	uring_prep_create(&r, path);
 	res = uring_run(&r);
 	EXPECT_LE(0, res);
 	if (res >= 0)
@@ -878,7 +866,7 @@ TEST(sqpoll_ring_of_a_creator_that_dropped_root_is_refused)
 			_exit(3);
 		if (load_nr_rule(__NR_getppid, EPERM_ACTION))
 			_exit(4);
-		prep_open_create(&r, path);
+		uring_prep_create(&r, path);
 		res = uring_run(&r);
 		if (write(pipefd[1], &res, sizeof(res)) != sizeof(res))
 			_exit(5);
@@ -939,7 +927,7 @@ TEST(sqpoll_ring_attached_to_a_root_sq_thread_is_refused)
 		nop = uring_sqe(&r);
 		nop->opcode = IORING_OP_NOP;
 		nop->flags = IOSQE_IO_LINK;
-		prep_open_create(&r, path)->user_data = 1;
+		uring_prep_create(&r, path)->user_data = 1;
 		if (uring_submit(&r, 0) != 2)
 			_exit(6);
 		for (i = 0; i < 2; i++) {
@@ -1116,7 +1104,7 @@ TEST(sqpoll_ring_of_an_exited_thread_is_judged_by_tsync_filters)
 	unlink(path);
 	ASSERT_EQ(0, sqpoll_ring_of_an_exited_thread(&r));
 	ASSERT_EQ(0, load_rule(&rule, SECCOMP_FILTER_FLAG_TSYNC));
-	prep_open_create(&r, path);
+	uring_prep_create(&r, path);
 	res = uring_run(&r);
 	EXPECT_EQ(-EPERM, res);
 	EXPECT_NE(0, access(path, F_OK)) TH_LOG("the file was created");
@@ -1189,11 +1177,11 @@ TEST(open_into_a_registered_slot_shows_file_index)
 	ASSERT_EQ(0, uring_init(&r, 4, 0));
 	ASSERT_EQ(0, register_files(&r, &empty, 1));
 	ASSERT_EQ(0, load_rule(&no_slot, 0));
-	prep_open_create(&r, path)->file_index = 1;
+	uring_prep_create(&r, path)->file_index = 1;
 	EXPECT_EQ(-EPERM, uring_run(&r));
 	EXPECT_NE(0, access(path, F_OK)) TH_LOG("the file was created");
 	/* an open that makes a descriptor still runs */
-	prep_open_create(&r, path);
+	uring_prep_create(&r, path);
 	res = uring_run(&r);
 	EXPECT_LE(0, res);
 	if (res >= 0)

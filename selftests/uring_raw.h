@@ -7,6 +7,7 @@
 #define SECCOMP_URING_RAW_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -98,6 +99,25 @@ static inline struct io_uring_sqe *uring_sqe(struct uring *r)
 	memset(sqe, 0, sizeof(*sqe));
 	r->sq_array[idx] = idx;
 	r->sqe_tail++;
+	return sqe;
+}
+
+/**
+ * uring_prep_create - queue an OPENAT that creates @path (O_CREAT, 0600)
+ * for writing
+ *
+ * Returns the SQE.
+ */
+static inline struct io_uring_sqe *uring_prep_create(struct uring *r,
+						     const char *path)
+{
+	struct io_uring_sqe *sqe = uring_sqe(r);
+
+	sqe->opcode = IORING_OP_OPENAT;
+	sqe->fd = AT_FDCWD;
+	sqe->addr = (unsigned long)path;
+	sqe->open_flags = O_CREAT | O_WRONLY;
+	sqe->len = 0600;
 	return sqe;
 }
 

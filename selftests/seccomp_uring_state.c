@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What becomes of a filter's hold on io_uring operations over the life of
+ * the tasks involved: a kill verdict on a SQPOLL ring, the ring's creator
+ * exiting or calling execve(), checkpoint/restore reading the filter's
+ * flags back, and the action cache tables CONFIG_SECCOMP_CACHE_DEBUG
+ * shows.
+ *
+ * Each test runs its filters in children; the test process itself stays
+ * unfiltered so it can check what happened.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <linux/ptrace.h>
+#include <linux/seccomp.h>
+#include <linux/userfaultfd.h>
+
+#include "../kselftest_harness.h"
+#include "uring_expect.h"
+#include "uring_filter.h"
+#include "uring_paths.h"
+#include "uring_raw.h"
+
+/* SQEs queued behind the one a filter kills */
+#define BEHIND	8
+
+static struct io_uring_sqe *prep_mkdir(struct uring *r, const char *path)
+{
+	struct io_uring_sqe *sqe = uring_sqe(r);
+
+	sqe->opcode = IORING_OP_MKDIRAT;
+	sqe->fd = AT_FDCWD;
+	sqe->addr = (unsigned long)path;
+	sqe->len = 0700;
+	return sqe;
+}
+
+/*
+ * flag_lacking - in a TEST(): true when the kernel refuses
+ * SECCOMP_FILTER_FLAG_URING (the test was then skipped, or failed where
+ * the harness booted the patched kernel)
+ */
+static bool flag_lacking(struct __test_metadata *_metadata)
+{
+	if (!uring_flag_known()) {
+		uring_feature_missing(_metadata, errno, EINVAL,
+				      "SECCOMP_FILTER_FLAG_URING is refused");
+		return true;
+	}
+	uring_feature_present(_metadata, "SECCOMP_FILTER_FLAG_URING is accepted");
+	return false;
+}
+
+/*
+ * A SQPOLL ring's creator gets a kill verdict for the first of a batch of
+ * SQEs: its process dies (by SIGKILL, sent by the SQ thread), and none of
+ * the SQEs queued behind the refused one runs, although the filter allows
+ * them and the SQ thread is free to go on submitting until the process is
+ * gone.
+ */
+TEST(sqpoll_kill_verdict_stops_every_later_sqe)
+{
+	const char *dir = tpath("killed_dir");
+	const char *files[BEHIND];
+	int i, status, created = 0;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	for (i = 0; i < BEHIND; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "behind%d", i);
+		files[i] = tpath(name);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct uring r;
+
+		if (uring_init(&r, 16, IORING_SETUP_SQPOLL) ||
+		    load_nr_action(__NR_mkdirat, SECCOMP_RET_KILL_PROCESS,
+				   SECCOMP_FILTER_FLAG_URING))
+			_exit(2);
+		prep_mkdir(&r, dir);
+		for (i = 0; i < BEHIND; i++)
+			uring_prep_create(&r, files[i]);
+		uring_submit(&r, 0);
+		/* the verdict kills this process; it must not get to exit */
+		for (i = 0; i < 50; i++)
+			usleep(100000);
+		_exit(3);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	for (i = 0; i < BEHIND; i++) {
+		if (exists(files[i]))
+			created++;
+		unlink(files[i]);
+	}
+	/* the SQ thread cannot make its creator take a SIGSYS: SIGKILL */
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(dir));
+	EXPECT_EQ(0, created)
+		TH_LOG("%d of the %d SQEs behind the killed one ran", created,
+		       BEHIND);
+	rmdir(dir);
+}
+
+/* The ring the threads of the tests below share */
+static struct uring shared_ring;
+static int creator_in_vfork;
+
+/*
+ * kill_then_mark - on @r, an SQE the filter kills; then, if the process
+ * is still alive a second later, create @mark and exit with 42.
+ */
+static void kill_then_mark(struct uring *r, const char *dir, const char *mark)
+{
+	struct io_uring_cqe cqe;
+	int fd;
+
+	prep_mkdir(r, dir);
+	uring_submit(r, 0);
+	if (uring_cqe(r, &cqe))
+		syscall(__NR_exit_group, 2);
+	usleep(1000000);
+	fd = open(mark, O_CREAT | O_WRONLY, 0600);
+	if (fd >= 0)
+		close(fd);
+	syscall(__NR_exit_group, 42);
+}
+
+static void *submit_while_creator_in_vfork(void *arg)
+{
+	while (!__atomic_load_n(&creator_in_vfork, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(300000);
+	kill_then_mark(&shared_ring, ((const char **)arg)[0],
+		       ((const char **)arg)[1]);
+	return NULL;
+}
+
+/*
+ * The creator of a SQPOLL ring sits in vfork() (a killable sleep, which
+ * task work does not interrupt) while another thread submits an SQE its
+ * filter kills: the process dies at once, not when the vfork child is
+ * done, and the other thread gets nothing more done.
+ */
+TEST(sqpoll_kill_verdict_reaches_a_creator_in_vfork)
+{
+	const char *paths[2] = { tpath("vfork_dir"), tpath("vfork_mark") };
+	int status;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		if (load_nr_action(__NR_mkdirat, SECCOMP_RET_KILL_PROCESS,
+				   SECCOMP_FILTER_FLAG_URING) ||
+		    uring_init(&shared_ring, 4, IORING_SETUP_SQPOLL) ||
+		    pthread_create(&t, NULL, submit_while_creator_in_vfork,
+				   paths))
+			_exit(2);
+		__atomic_store_n(&creator_in_vfork, 1, __ATOMIC_RELEASE);
+		if (vfork() == 0) {
+			struct timespec ts = { 4, 0 };
+
+			syscall(__NR_nanosleep, &ts, NULL);
+			_exit(0);
+		}
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(paths[1])) TH_LOG("the process ran on after the verdict");
+	EXPECT_FALSE(exists(paths[0]));
+	unlink(paths[1]);
+	rmdir(paths[0]);
+}
+
+static void *create_ring_and_exit(void *arg)
+{
+	if (uring_init(&shared_ring, 4, IORING_SETUP_SQPOLL))
+		syscall(__NR_exit_group, 2);
+	return NULL;
+}
+
+/*
+ * The creator thread of a SQPOLL ring has exited, so the SQ thread's own
+ * chain judges; it kills an SQE of a process that cannot dump core: the
+ * whole process dies, not just the SQ thread.
+ */
+TEST(sqpoll_kill_verdict_of_the_sq_threads_own_chain_kills_the_process)
+{
+	const char *dir = tpath("own_dir"), *mark = tpath("own_mark");
+	int status;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		pthread_t t;
+
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) ||
+		    load_nr_action(__NR_mkdirat, SECCOMP_RET_KILL_PROCESS,
+				   SECCOMP_FILTER_FLAG_URING) ||
+		    pthread_create(&t, NULL, create_ring_and_exit, NULL) ||
+		    pthread_join(t, NULL))
+			_exit(2);
+		kill_then_mark(&shared_ring, dir, mark);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(mark)) TH_LOG("the process ran on after the verdict");
+	EXPECT_FALSE(exists(dir));
+	unlink(mark);
+	rmdir(dir);
+}
+
+/*
+ * The grandchild's side of the tests below: once its parent, the ring's
+ * creator, has exited or called execve() (@sync reads EOF), it submits a
+ * MKDIRAT the filter refuses on the ring it inherited. The SQ thread died
+ * with its process (-EOWNERDEAD) or, if it lives on, the creator's
+ * filter still judges the SQE (-EPERM); either way nothing is made.
+ * Exits 0 if so, 1 if the directory was made, 2 on a setup error.
+ */
+static void submit_after_creator(struct uring *r, int sync, const char *dir)
+{
+	struct io_uring_cqe cqe;
+	char c;
+	int ret;
+
+	while (read(sync, &c, 1) > 0)
+		;
+	/* the SQ thread goes with its process, not at once */
+	usleep(200000);
+	alarm(10);
+	prep_mkdir(r, dir);
+	ret = uring_submit(r, 0);
+	if (ret >= 0)
+		ret = uring_cqe(r, &cqe) ?: cqe.res;
+	fprintf(stderr, "# after the creator: MKDIRAT gave %d (%s), %s\n",
+		ret, strerror(-ret), exists(dir) ? "made" : "not made");
+	if (exists(dir))
+		_exit(1);
+	_exit(ret == -EOWNERDEAD || ret == -EPERM ? 0 : 2);
+}
+
+/*
+ * The creator (a child of the test) sets up a SQPOLL ring, loads a filter
+ * that refuses mkdirat, forks the grandchild that submits after it, and
+ * then exits (@exec_path NULL) or calls execve(@exec_path). Returns the
+ * grandchild's wait status.
+ */
+static int creator_leaves(struct __test_metadata *_metadata, const char *dir,
+			  const char *exec_path)
+{
+	unsigned int flags = uring_flag_known() ? SECCOMP_FILTER_FLAG_URING : 0;
+	int sync[2], status;
+	pid_t creator, pid;
+
+	/* the grandchild is reparented here when the creator exits */
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0));
+	ASSERT_EQ(0, pipe2(sync, O_CLOEXEC));
+	creator = fork();
+	ASSERT_LE(0, creator);
+	if (creator == 0) {
+		struct uring r;
+
+		if (uring_init(&r, 4, IORING_SETUP_SQPOLL) ||
+		    load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
+				   flags))
+			_exit(2);
+		pid = fork();
+		if (pid < 0)
+			_exit(2);
+		if (pid == 0) {
+			close(sync[1]);
+			submit_after_creator(&r, sync[0], dir);
+		}
+		if (exec_path)
+			execl(exec_path, exec_path, "1", (char *)NULL);
+		_exit(0);
+	}
+	close(sync[0]);
+	close(sync[1]);
+	/* the creator first (it may sleep after execve), then its child */
+	ASSERT_EQ(creator, waitpid(creator, &status, 0));
+	pid = wait(&status);
+	ASSERT_LT(0, pid);
+	EXPECT_FALSE(exists(dir));
+	rmdir(dir);
+	return status;
+}
+
+TEST(sqpoll_ring_after_its_creator_process_exits)
+{
+	int status = creator_leaves(_metadata, tpath("exit_dir"), NULL);
+
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("grandchild wait status %#x", status);
+}
+
+TEST(sqpoll_ring_after_its_creator_execs)
+{
+	int status = creator_leaves(_metadata, tpath("exec_dir"), "/bin/sleep");
+
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("grandchild wait status %#x", status);
+}
+
+/*
+ * The first filter that judges SQEs can be attached (by another thread,
+ * with TSYNC) while a batch is being submitted: the SQEs the batch has
+ * not read yet must be judged by it. The batch is held open on its first
+ * SQE, an OPENAT whose path is on a userfaultfd page; the fault handler
+ * attaches the filter before it lets the path be copied. The second SQE,
+ * a MKDIRAT the filter refuses, must not run.
+ */
+struct mid_batch {
+	int uffd;
+	char *page;
+	const char *path;
+	int loaded;
+	int copied;
+};
+
+static void *attach_at_fault(void *arg)
+{
+	struct mid_batch *mb = arg;
+	struct pollfd pfd = { .fd = mb->uffd, .events = POLLIN };
+	static char src[4096];
+	struct uffdio_copy copy = { 0 };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, 20000) != 1 ||
+	    read(mb->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return NULL;
+	mb->loaded = load_nr_action(__NR_mkdirat,
+				    SECCOMP_RET_ERRNO | EPERM,
+				    SECCOMP_FILTER_FLAG_URING |
+				    SECCOMP_FILTER_FLAG_TSYNC) == 0;
+	snprintf(src, sizeof(src), "%s", mb->path);
+	copy.dst = (unsigned long)mb->page;
+	copy.src = (unsigned long)src;
+	copy.len = 4096;
+	mb->copied = ioctl(mb->uffd, UFFDIO_COPY, &copy) == 0;
+	return NULL;
+}
+
+/* the child of filter_attached_mid_batch; returns its exit code */
+static int mid_batch_child(const char *file, const char *dir)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct mid_batch mb = { .path = file };
+	struct io_uring_cqe cqe[2];
+	pthread_t handler;
+	struct uring r;
+	int i, res[2];
+
+	mb.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (mb.uffd < 0 || ioctl(mb.uffd, UFFDIO_API, &api))
+		return 2;
+	mb.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mb.page == MAP_FAILED)
+		return 2;
+	reg.range.start = (unsigned long)mb.page;
+	reg.range.len = 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(mb.uffd, UFFDIO_REGISTER, &reg) || uring_init(&r, 4, 0))
+		return 2;
+	/* the path is read from the page, which faults */
+	uring_prep_create(&r, mb.page);
+	prep_mkdir(&r, dir)->user_data = 1;
+	if (pthread_create(&handler, NULL, attach_at_fault, &mb))
+		return 2;
+	/* both SQEs in one io_uring_enter(), so in one batch */
+	if (uring_submit(&r, 2) != 2)
+		return 3;
+	pthread_join(handler, NULL);
+	if (!mb.loaded || !mb.copied)
+		return 4;
+	for (i = 0; i < 2; i++) {
+		if (uring_cqe(&r, &cqe[i]) || cqe[i].user_data > 1)
+			return 3;
+		res[cqe[i].user_data] = cqe[i].res;
+	}
+	if (res[0] < 0)
+		return 5;
+	return res[1] == -EPERM ? 0 : 6;
+}
+
+TEST(filter_attached_mid_batch_judges_the_sqes_not_read_yet)
+{
+	const char *file = tpath("mid_batch_file");
+	const char *dir = tpath("mid_batch_dir");
+	int status;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(mid_batch_child(file, dir));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("wait status %#x", status);
+	EXPECT_NE(2, WEXITSTATUS(status)) TH_LOG("setting up failed");
+	EXPECT_NE(3, WEXITSTATUS(status)) TH_LOG("submitting failed");
+	EXPECT_NE(4, WEXITSTATUS(status))
+		TH_LOG("the fault handler did not attach the filter");
+	EXPECT_NE(5, WEXITSTATUS(status)) TH_LOG("the allowed OPENAT failed");
+	EXPECT_NE(6, WEXITSTATUS(status))
+		TH_LOG("the MKDIRAT read after the filter came was not refused");
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_TRUE(exists(file)) TH_LOG("the OPENAT did not run");
+	EXPECT_FALSE(exists(dir)) TH_LOG("the refused directory was created");
+	unlink(file);
+	rmdir(dir);
+}
+
+/*
+ * filtered_stopped - a child that loads @insns with @flags and stops
+ * @traced: the child asks to be traced by the test (PTRACE_TRACEME) first
+ *
+ * Returns its pid once it has stopped, or -1 if it did not get there.
+ */
+static pid_t filtered_stopped(struct sock_filter *insns, unsigned short len,
+			      unsigned int flags, bool traced)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (traced && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		if (load_insns(insns, len, flags) < 0)
+			_exit(2);
+		raise(SIGSTOP);
+		for (;;)
+			pause();
+	}
+	if (pid < 0 || waitpid(pid, &status, WUNTRACED) != pid)
+		return -1;
+	if (!WIFSTOPPED(status))
+		return -1;
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+/*
+ * Checkpoint/restore reads a filter and its flags with ptrace and loads
+ * them again: a filter restored that way still judges SQEs.
+ */
+TEST(restored_filter_keeps_judging_sqes)
+{
+	struct sock_filter insns[NR_FILTER_MAX], got[NR_FILTER_MAX];
+	unsigned int flags = SECCOMP_FILTER_FLAG_URING |
+			     SECCOMP_FILTER_FLAG_EXT_ARGS;
+	struct seccomp_metadata md = { .filter_off = 0 };
+	const char *dir = tpath("restored_dir");
+	unsigned short len;
+	int status;
+	long n;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	len = nr_action_filter(insns, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	pid = filtered_stopped(insns, len, flags, true);
+	ASSERT_LT(0, pid) TH_LOG("the filtered child did not stop");
+	n = ptrace(PTRACE_SECCOMP_GET_METADATA, pid, sizeof(md), &md);
+	EXPECT_EQ((long)sizeof(md), n) TH_LOG("GET_METADATA: %s", strerror(errno));
+	n = ptrace(PTRACE_SECCOMP_GET_FILTER, pid, 0, got);
+	EXPECT_EQ(len, n) TH_LOG("GET_FILTER: %s", strerror(errno));
+	reap(pid);
+	EXPECT_EQ(flags, md.flags & flags)
+		TH_LOG("metadata flags %#llx", (unsigned long long)md.flags);
+	if (n != len)
+		return;
+
+	/* restore: the filter as read back, with the flags read back */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct uring r;
+		int res;
+
+		if (uring_init(&r, 4, 0) || load_insns(got, len, md.flags) < 0)
+			_exit(2);
+		prep_mkdir(&r, dir);
+		res = uring_run(&r);
+		_exit(res == -EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("restored filter: wait status %#x", status);
+	EXPECT_FALSE(exists(dir)) TH_LOG("the restored filter let MKDIRAT run");
+	rmdir(dir);
+}
+
+/*
+ * /proc/PID/seccomp_cache (CONFIG_SECCOMP_CACHE_DEBUG) shows the tables
+ * the io_uring fast path answers from: getpid always allowed for SQEs,
+ * mkdirat with the constant ERRNO(EACCES) on both paths.
+ */
+TEST(cache_debug_shows_the_uring_tables)
+{
+	struct sock_filter insns[NR_FILTER_MAX];
+	char want[4][96], line[128], path[64];
+	int found[4] = { 0 };
+	struct utsname u;
+	unsigned short len;
+	FILE *f;
+	int i;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	ASSERT_EQ(0, uname(&u));
+	snprintf(want[0], sizeof(want[0]), "%s-uring %d ALLOW\n", u.machine,
+		 __NR_getpid);
+	snprintf(want[1], sizeof(want[1]), "%s-uring %d FILTER\n", u.machine,
+		 __NR_mkdirat);
+	snprintf(want[2], sizeof(want[2]), "%s-uring-const %d 0x%08x\n",
+		 u.machine, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	snprintf(want[3], sizeof(want[3]), "%s-const %d 0x%08x\n", u.machine,
+		 __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	len = nr_action_filter(insns, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	pid = filtered_stopped(insns, len, SECCOMP_FILTER_FLAG_URING, false);
+	ASSERT_LT(0, pid) TH_LOG("the filtered child did not stop");
+	snprintf(path, sizeof(path), "/proc/%d/seccomp_cache", pid);
+	f = fopen(path, "r");
+	if (!f)
+		reap(pid);
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		for (i = 0; i < 4; i++)
+			found[i] |= !strcmp(line, want[i]);
+	}
+	fclose(f);
+	reap(pid);
+	for (i = 0; i < 4; i++)
+		EXPECT_TRUE(found[i]) TH_LOG("no line %s", want[i]);
+}
+
+TEST_HARNESS_MAIN
