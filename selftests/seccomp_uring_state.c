@@ -10,6 +10,7 @@
  * unfiltered so it can check what happened.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -345,6 +346,50 @@ TEST(sqpoll_ring_after_its_creator_execs)
  * attaches the filter before it lets the path be copied. The second SQE,
  * a MKDIRAT the filter refuses, must not run.
  */
+/* How the child of a mid-batch test ended */
+enum mid_batch_exit {
+	MB_DONE,		/* the MKDIRAT was refused, the rest ran */
+	MB_SETUP = 2,		/* setting up failed */
+	MB_SCHEDULE,		/* the batch was not held as planned */
+	MB_FILTER,		/* the filter could not be attached */
+	MB_ALLOWED,		/* the allowed OPENAT failed */
+	MB_RAN,			/* the MKDIRAT read after the filter ran */
+};
+
+/*
+ * mid_batch_run - run @child(@file, @dir) in a child process and check
+ * that it ended MB_DONE and that @dir, the refused MKDIRAT's, was not
+ * created
+ */
+static void mid_batch_run(struct __test_metadata *_metadata,
+			  int (*child)(const char *file, const char *dir),
+			  const char *file, const char *dir)
+{
+	static const char * const why[] = {
+		[MB_SETUP] = "setting up failed",
+		[MB_SCHEDULE] = "the batch was not held as planned",
+		[MB_FILTER] = "the filter could not be attached",
+		[MB_ALLOWED] = "the allowed OPENAT failed",
+		[MB_RAN] = "the MKDIRAT read after the filter came was not refused",
+	};
+	int status, code;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		_exit(child(file, dir));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("wait status %#x", status);
+	code = WEXITSTATUS(status);
+	EXPECT_EQ(MB_DONE, code)
+		TH_LOG("%s", code < (int)ARRAY_SIZE(why) && why[code] ?
+		       why[code] : "unexpected exit code");
+	EXPECT_FALSE(exists(dir)) TH_LOG("the refused directory was created");
+	unlink(file);
+	rmdir(dir);
+}
+
 struct mid_batch {
 	int uffd;
 	char *page;
@@ -390,64 +435,241 @@ static int mid_batch_child(const char *file, const char *dir)
 
 	mb.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (mb.uffd < 0 || ioctl(mb.uffd, UFFDIO_API, &api))
-		return 2;
+		return MB_SETUP;
 	mb.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mb.page == MAP_FAILED)
-		return 2;
+		return MB_SETUP;
 	reg.range.start = (unsigned long)mb.page;
 	reg.range.len = 4096;
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
 	if (ioctl(mb.uffd, UFFDIO_REGISTER, &reg) || uring_init(&r, 4, 0))
-		return 2;
+		return MB_SETUP;
 	/* the path is read from the page, which faults */
 	uring_prep_create(&r, mb.page);
 	prep_mkdir(&r, dir)->user_data = 1;
 	if (pthread_create(&handler, NULL, attach_at_fault, &mb))
-		return 2;
+		return MB_SETUP;
 	/* both SQEs in one io_uring_enter(), so in one batch */
 	if (uring_submit(&r, 2) != 2)
-		return 3;
+		return MB_SCHEDULE;
 	pthread_join(handler, NULL);
 	if (!mb.loaded || !mb.copied)
-		return 4;
+		return MB_FILTER;
 	for (i = 0; i < 2; i++) {
 		if (uring_cqe(&r, &cqe[i]) || cqe[i].user_data > 1)
-			return 3;
+			return MB_SCHEDULE;
 		res[cqe[i].user_data] = cqe[i].res;
 	}
 	if (res[0] < 0)
-		return 5;
-	return res[1] == -EPERM ? 0 : 6;
+		return MB_ALLOWED;
+	return res[1] == -EPERM ? MB_DONE : MB_RAN;
 }
 
 TEST(filter_attached_mid_batch_judges_the_sqes_not_read_yet)
 {
-	const char *file = tpath("mid_batch_file");
-	const char *dir = tpath("mid_batch_dir");
-	int status;
-	pid_t pid;
-
 	if (flag_lacking(_metadata))
 		return;
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		_exit(mid_batch_child(file, dir));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("wait status %#x", status);
-	EXPECT_NE(2, WEXITSTATUS(status)) TH_LOG("setting up failed");
-	EXPECT_NE(3, WEXITSTATUS(status)) TH_LOG("submitting failed");
-	EXPECT_NE(4, WEXITSTATUS(status))
-		TH_LOG("the fault handler did not attach the filter");
-	EXPECT_NE(5, WEXITSTATUS(status)) TH_LOG("the allowed OPENAT failed");
-	EXPECT_NE(6, WEXITSTATUS(status))
-		TH_LOG("the MKDIRAT read after the filter came was not refused");
-	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_TRUE(exists(file)) TH_LOG("the OPENAT did not run");
-	EXPECT_FALSE(exists(dir)) TH_LOG("the refused directory was created");
-	unlink(file);
-	rmdir(dir);
+	mid_batch_run(_metadata, mid_batch_child, tpath("mid_batch_file"),
+		      tpath("mid_batch_dir"));
+}
+
+/*
+ * The same, when the ring is a SQPOLL ring whose creator thread is reaped
+ * while the batch is held: the batch found the creator as its judging task,
+ * and a filter attached with TSYNC afterwards reaches every live thread
+ * (the SQ thread too) but not the creator. The creator is held in
+ * do_exit() after its io_uring context is gone and before it is marked
+ * exiting, by an io-wq worker of its own that waits for an inode lock
+ * another thread holds on a userfaultfd fault; the SQ thread's batch
+ * starts meanwhile and is held on a second fault.
+ */
+struct reaped {
+	int uffd;
+	char *page[2];
+	int file;
+	struct uring sq, plain;
+	pid_t creator;
+	int ready, err;
+};
+
+/* the state letter of thread @tid of this process, or 0 if it is gone */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* whether an io-wq worker of this process sleeps uninterruptibly */
+static bool worker_blocked(void)
+{
+	char path[64], comm[32];
+	bool found = false;
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/task");
+
+	while (d && !found && (e = readdir(d))) {
+		pid_t tid = atoi(e->d_name);
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		fd = tid > 0 ? open(path, O_RDONLY) : -1;
+		if (fd < 0)
+			continue;
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		comm[n > 0 ? n : 0] = 0;
+		found = !strncmp(comm, "iou-wrk", 7) && thread_state(tid) == 'D';
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int uffd_wait(int uffd, const char *page)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT ||
+	    (msg.arg.pagefault.address & ~4095ULL) != (unsigned long)page)
+		return -1;
+	return 0;
+}
+
+static int uffd_fill(int uffd, char *page, const char *content)
+{
+	static char src[4096];
+	struct uffdio_copy copy = { 0 };
+
+	snprintf(src, sizeof(src), "%s", content);
+	copy.dst = (unsigned long)page;
+	copy.src = (unsigned long)src;
+	copy.len = 4096;
+	return ioctl(uffd, UFFDIO_COPY, &copy);
+}
+
+static void *hold_inode_lock(void *arg)
+{
+	struct reaped *rp = arg;
+
+	/* faults on page[0] with the file's inode lock held */
+	if (write(rp->file, rp->page[0], 4096) < 0)
+		rp->err = errno;
+	return NULL;
+}
+
+static void *create_rings_and_exit(void *arg)
+{
+	static char buf[4096];
+	struct reaped *rp = arg;
+	struct io_uring_sqe *sqe;
+	int i;
+
+	rp->creator = syscall(__NR_gettid);
+	rp->err = -uring_init(&rp->sq, 4, IORING_SETUP_SQPOLL);
+	if (!rp->err)
+		rp->err = -uring_init(&rp->plain, 4, 0);
+	if (!rp->err) {
+		sqe = uring_sqe(&rp->plain);
+		sqe->opcode = IORING_OP_WRITE;
+		sqe->flags = IOSQE_ASYNC;
+		sqe->fd = rp->file;
+		sqe->addr = (unsigned long)buf;
+		sqe->len = sizeof(buf);
+		if (uring_submit(&rp->plain, 0) != 1)
+			rp->err = EIO;
+	}
+	for (i = 0; !rp->err && i < 5000 && !worker_blocked(); i++)
+		usleep(1000);
+	if (!rp->err && !worker_blocked())
+		rp->err = ETIMEDOUT;
+	__atomic_store_n(&rp->ready, 1, __ATOMIC_RELEASE);
+	/* held in do_exit() until the worker's write gets the lock */
+	pthread_exit(NULL);
+}
+
+/* the child of the test; returns its exit code */
+static int reaped_creator_child(const char *file, const char *dir)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct reaped rp = { 0 };
+	struct io_uring_cqe cqe;
+	pthread_t holder, creator;
+	int i, mkdir_res = 1;
+	char *pages;
+
+	rp.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	pages = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rp.uffd < 0 || ioctl(rp.uffd, UFFDIO_API, &api) ||
+	    pages == MAP_FAILED)
+		return MB_SETUP;
+	rp.page[0] = pages;
+	rp.page[1] = pages + 4096;
+	reg.range.start = (unsigned long)pages;
+	reg.range.len = 2 * 4096;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	rp.file = open(tpath("reaped_file"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (ioctl(rp.uffd, UFFDIO_REGISTER, &reg) || rp.file < 0 ||
+	    pthread_create(&holder, NULL, hold_inode_lock, &rp) ||
+	    uffd_wait(rp.uffd, rp.page[0]) ||
+	    pthread_create(&creator, NULL, create_rings_and_exit, &rp))
+		return MB_SETUP;
+	while (!__atomic_load_n(&rp.ready, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (i = 0; !rp.err && i < 5000 && thread_state(rp.creator) != 'D'; i++)
+		usleep(1000);
+	if (rp.err || thread_state(rp.creator) != 'D')
+		return MB_SCHEDULE;
+	/* a batch that finds the creator, held on the OPENAT's path */
+	uring_prep_create(&rp.sq, rp.page[1]);
+	prep_mkdir(&rp.sq, dir)->user_data = 1;
+	if (uring_submit(&rp.sq, 0) != 2 || uffd_wait(rp.uffd, rp.page[1]))
+		return MB_SCHEDULE;
+	/* the creator leaves and is reaped */
+	if (uffd_fill(rp.uffd, rp.page[0], ""))
+		return MB_SCHEDULE;
+	pthread_join(holder, NULL);
+	for (i = 0; i < 5000 && thread_state(rp.creator); i++)
+		usleep(1000);
+	if (thread_state(rp.creator))
+		return MB_SCHEDULE;
+	if (load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
+			   SECCOMP_FILTER_FLAG_URING | SECCOMP_FILTER_FLAG_TSYNC))
+		return MB_FILTER;
+	if (uffd_fill(rp.uffd, rp.page[1], file))
+		return MB_SCHEDULE;
+	for (i = 0; i < 2; i++) {
+		if (uring_cqe(&rp.sq, &cqe))
+			return MB_SCHEDULE;
+		if (cqe.user_data == 1)
+			mkdir_res = cqe.res;
+	}
+	return mkdir_res == -EPERM ? MB_DONE : MB_RAN;
+}
+
+TEST(filter_attached_while_a_reaped_creators_batch_is_held)
+{
+	if (flag_lacking(_metadata))
+		return;
+	mid_batch_run(_metadata, reaped_creator_child, tpath("reaped_opened"),
+		      tpath("reaped_dir"));
 }
 
 /*
