@@ -218,10 +218,14 @@ def targets(d):
                              ("plain_bpf", "uring_bpf")):
             s, p = d.m("stock", s_cfg, op, "syscall"), d.m("patched", p_cfg, op, "syscall")
             rel = p / s - 1
-            met = abs(rel) <= 0.01
+            # the target bounds what the series adds: faster is met too
+            met = rel <= 0.01
             t.total += 1
             t.missed += not met
-            cells.append(f"{fmt(p)} vs {fmt(s)} ({rel:+.2%}) {'met' if met else '**missed**'}")
+            word = 'met' if met else '**missed**'
+            if met and rel < -0.01:
+                word = 'met (faster)'
+            cells.append(f"{fmt(p)} vs {fmt(s)} ({rel:+.2%}) {word}")
         rows.append(f"| {OP_TEXT[op][0]} | {' | '.join(cells)} |")
     return t, rows
 
@@ -377,7 +381,8 @@ def main():
         "arguments also runs for the io_uring_enter(2) that submits each batch: "
         f"1/32 of that run is part of every SQE's added cost ({submit:+.1f} per SQE "
         "on stock with the not-opted-in BPF filter, where SQEs are never judged).",
-        "", "Syscall path, patched vs stock (target: within 1 %; stock loads every "
+        "", "Syscall path, patched vs stock (target: at most 1 % slower; a "
+        "figure more than 1 % faster is marked so; stock loads every "
         "filter without SECCOMP_FILTER_FLAG_URING, which it does not have):", "",
         "| syscall | no filter | allow, not opted in | allow, opted in (patched) | "
         "BPF, not opted in | BPF, opted in (patched) |",

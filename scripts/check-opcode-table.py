@@ -13,7 +13,8 @@ found wherever they appear:
        :addr: ...
 
 plus one entry headed ``every opcode`` for the fields io_init_req()
-reads for all of them. KERNEL_TREE is a kernel source tree with the
+and its callers (which read the opcode and pass it in) read for all of
+them. KERNEL_TREE is a kernel source tree with the
 uring-seccomp series applied. Nothing is built; the C is read as text.
 
 Prints TAP and exits 1 on any failure. The checks:
@@ -21,7 +22,7 @@ Prints TAP and exits 1 on any failure. The checks:
  - every IORING_OP_* below IORING_OP_LAST (include/uapi/linux/io_uring.h)
    has exactly one entry, and no entry names another opcode;
  - the ``every opcode`` entry lists exactly the sqe->FIELD io_init_req()
-   reads;
+   and the functions that call it read;
  - per opcode, ":judged as:" is the set of syscalls the source can judge
    it as: io_issue_defs[].seccomp_nr, plus every __NR_x and IO_SECCOMP_NR_x
    in the body of its io_cold_defs[].seccomp_nr function. An
@@ -189,6 +190,10 @@ class Kernel:
         self.cold = designated(block_after(
             opdef, r"io_cold_defs\[\]\s*=", "io_cold_defs[]"))
         self.init_fields = self.body_fields("io_init_req")
+        # its callers read the opcode and pass it in (the one judged)
+        for name, body in self.funcs.items():
+            if name != "io_init_req" and re.search(r"\bio_init_req\(", body):
+                self.init_fields |= set(SQE_FIELD_RE.findall(body))
         self.kept_fields = self.kept_sqe_fields(uring)
 
     def body_fields(self, name):

@@ -37,6 +37,9 @@ kernel[stock]="$("$scripts/build-kernel.sh" stock)"
 log "checking the series"
 "$scripts/check-series.sh" >"$run/series.tap"
 kernel[patched]="$("$scripts/build-kernel.sh" patched)"
+# the instruction-count check compares the kernels as shipped, never the
+# debug build
+kernel[plain]="${kernel[patched]}"
 timeout_s=900
 # the per-program timeout of the guest suites (scripts/guest/suites/)
 test_timeout=60
@@ -85,6 +88,10 @@ python3 "$scripts/check-opcode-table.py" \
 	>"$run/opcodes.tap" || true
 rm -rf "$opcodes"
 
+# the NOP's cost under a filter that did not opt in, in guest instructions
+log "measuring the cost of a NOP SQE (QEMU's instruction counter)"
+"$scripts/check-nop-cost.sh" "${kernel[stock]}" "${kernel[plain]}" "$run/nop-cost" >"$run/nopcost.tap"
+
 log "building the test programs"
 "$scripts/build-tests.sh" "${kernel[patched]}" "$run/tests" >/dev/null
 # liburing's own tests, unfiltered, on both kernels
@@ -123,6 +130,7 @@ python3 "$scripts/parse-results.py" --allowed-skips "$scripts/allowed-skips.txt"
 	--host "series=$run/series.tap" --host "builds=$run/builds.tap" --host "host=$host" \
 	--host "regress=$run/regress.tap" --host "unfiltered=$run/unfiltered.tap" \
 	--host "harness=$run/harness.tap" --host "opcodes=$run/opcodes.tap" \
+	--host "nopcost=$run/nopcost.tap" \
 	--guest "patched=$run/patched.log" --guest "stock=$run/stock.log" || rc=$?
 log "took $((SECONDS - start)) s"
 exit "$rc"

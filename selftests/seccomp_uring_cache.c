@@ -235,6 +235,12 @@ static void prep_op(struct uring *r, int opcode, enum shape shape,
 	}
 	memset(how, 0, sizeof(*how));
 	sqe->opcode = opcode;
+	/*
+	 * Never 0, the user_data ASYNC_CANCEL (addr 0) looks for: a request
+	 * that completed may still be leaving an io-wq worker, and the
+	 * cancel would find it there (-EALREADY) or not (-ENOENT) by timing.
+	 */
+	sqe->user_data = 1 + opcode;
 	sqe->fd = -1;
 	if (opcode == IORING_OP_SPLICE || opcode == IORING_OP_TEE)
 		sqe->splice_fd_in = -1;

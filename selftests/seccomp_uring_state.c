@@ -398,27 +398,42 @@ struct mid_batch {
 	int copied;
 };
 
+static int uffd_wait(int uffd, const char *page)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, 10000) != 1 ||
+	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT ||
+	    (msg.arg.pagefault.address & ~4095ULL) != (unsigned long)page)
+		return -1;
+	return 0;
+}
+
+static int uffd_fill(int uffd, char *page, const char *content)
+{
+	static char src[4096];
+	struct uffdio_copy copy = { 0 };
+
+	snprintf(src, sizeof(src), "%s", content);
+	copy.dst = (unsigned long)page;
+	copy.src = (unsigned long)src;
+	copy.len = 4096;
+	return ioctl(uffd, UFFDIO_COPY, &copy);
+}
+
 static void *attach_at_fault(void *arg)
 {
 	struct mid_batch *mb = arg;
-	struct pollfd pfd = { .fd = mb->uffd, .events = POLLIN };
-	static char src[4096];
-	struct uffdio_copy copy = { 0 };
-	struct uffd_msg msg;
 
-	if (poll(&pfd, 1, 20000) != 1 ||
-	    read(mb->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
-	    msg.event != UFFD_EVENT_PAGEFAULT)
+	if (uffd_wait(mb->uffd, mb->page))
 		return NULL;
 	mb->loaded = load_nr_action(__NR_mkdirat,
 				    SECCOMP_RET_ERRNO | EPERM,
 				    SECCOMP_FILTER_FLAG_URING |
 				    SECCOMP_FILTER_FLAG_TSYNC) == 0;
-	snprintf(src, sizeof(src), "%s", mb->path);
-	copy.dst = (unsigned long)mb->page;
-	copy.src = (unsigned long)src;
-	copy.len = 4096;
-	mb->copied = ioctl(mb->uffd, UFFDIO_COPY, &copy) == 0;
+	mb->copied = uffd_fill(mb->uffd, mb->page, mb->path) == 0;
 	return NULL;
 }
 
@@ -538,31 +553,6 @@ static bool worker_blocked(void)
 	return found;
 }
 
-static int uffd_wait(int uffd, const char *page)
-{
-	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
-	struct uffd_msg msg;
-
-	if (poll(&pfd, 1, 10000) != 1 ||
-	    read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
-	    msg.event != UFFD_EVENT_PAGEFAULT ||
-	    (msg.arg.pagefault.address & ~4095ULL) != (unsigned long)page)
-		return -1;
-	return 0;
-}
-
-static int uffd_fill(int uffd, char *page, const char *content)
-{
-	static char src[4096];
-	struct uffdio_copy copy = { 0 };
-
-	snprintf(src, sizeof(src), "%s", content);
-	copy.dst = (unsigned long)page;
-	copy.src = (unsigned long)src;
-	copy.len = 4096;
-	return ioctl(uffd, UFFDIO_COPY, &copy);
-}
-
 static void *hold_inode_lock(void *arg)
 {
 	struct reaped *rp = arg;
@@ -670,6 +660,154 @@ TEST(filter_attached_while_a_reaped_creators_batch_is_held)
 		return;
 	mid_batch_run(_metadata, reaped_creator_child, tpath("reaped_opened"),
 		      tpath("reaped_dir"));
+}
+
+/*
+ * The thread that makes a SQPOLL ring attached (IORING_SETUP_ATTACH_WQ) to
+ * another ring's SQ thread has a filter that SQ thread lacks: its process
+ * installed it, without TSYNC, after the first ring was set up. Once that
+ * creator thread exits, the ring's SQEs are judged by its SQ thread's own
+ * filters, so the ring must not share the older SQ thread: a MKDIRAT the
+ * filter refuses is refused after the creator exited too, and the
+ * directory is not made.
+ */
+struct attached_ring {
+	struct uring first, ring;
+	const char *dir;
+	int ret;
+};
+
+static void *attach_refuse_and_exit(void *arg)
+{
+	struct attached_ring *a = arg;
+	struct io_uring_cqe cqe;
+
+	a->ret = uring_init_wq(&a->ring, 4, IORING_SETUP_SQPOLL |
+			       IORING_SETUP_ATTACH_WQ, a->first.fd);
+	if (a->ret)
+		return NULL;
+	/* judged by this thread's filters while it lives */
+	prep_mkdir(&a->ring, a->dir);
+	a->ret = uring_submit(&a->ring, 0);
+	if (a->ret >= 0)
+		a->ret = uring_cqe(&a->ring, &cqe) ?: cqe.res;
+	return NULL;
+}
+
+TEST(attached_sqpoll_ring_keeps_its_creators_filters)
+{
+	struct attached_ring a = { .dir = tpath("attached_dir") };
+	int status;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	rmdir(a.dir);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct io_uring_cqe cqe;
+		pthread_t creator;
+		int ret;
+
+		alarm(20);
+		if (uring_init(&a.first, 4, IORING_SETUP_SQPOLL) ||
+		    load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
+				   SECCOMP_FILTER_FLAG_URING) ||
+		    pthread_create(&creator, NULL, attach_refuse_and_exit, &a) ||
+		    pthread_join(creator, NULL))
+			_exit(2);
+		if (a.ret != -EPERM) {
+			fprintf(stderr, "# while its creator lives: %d\n", a.ret);
+			_exit(3);
+		}
+		/* the creator has exited: pthread_join() returned */
+		prep_mkdir(&a.ring, a.dir);
+		ret = uring_submit(&a.ring, 0);
+		if (ret >= 0)
+			ret = uring_cqe(&a.ring, &cqe) ?: cqe.res;
+		fprintf(stderr, "# after its creator exited: %d\n", ret);
+		_exit(ret == -EPERM ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(a.dir)) TH_LOG("the SQ thread made the directory");
+	rmdir(a.dir);
+}
+
+/*
+ * The thread that set up a SQPOLL ring loads a filter after it, without
+ * TSYNC, so the ring's SQ thread (made with a copy of its filters when
+ * the ring was set up) lacks it; then that thread exits. The ring is
+ * judged by the filters its creator had when it exited too: a MKDIRAT the
+ * filter refuses, submitted by a thread without filters, is refused, and
+ * the directory is not made.
+ */
+struct late_filter {
+	struct uring ring;
+	const char *dir;
+	int ret;
+};
+
+static void *ring_then_filter_then_exit(void *arg)
+{
+	struct late_filter *lf = arg;
+	struct io_uring_cqe cqe;
+
+	lf->ret = uring_init(&lf->ring, 4, IORING_SETUP_SQPOLL);
+	if (lf->ret)
+		return NULL;
+	lf->ret = load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
+				 SECCOMP_FILTER_FLAG_URING);
+	if (lf->ret)
+		return NULL;
+	/* judged by this thread's filters while it lives */
+	prep_mkdir(&lf->ring, lf->dir);
+	lf->ret = uring_submit(&lf->ring, 0);
+	if (lf->ret >= 0)
+		lf->ret = uring_cqe(&lf->ring, &cqe) ?: cqe.res;
+	return NULL;
+}
+
+TEST(sqpoll_ring_keeps_the_filter_its_creator_loaded_after_it)
+{
+	struct late_filter lf = { .dir = tpath("late_filter_dir") };
+	int status;
+	pid_t pid;
+
+	if (flag_lacking(_metadata))
+		return;
+	rmdir(lf.dir);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct io_uring_cqe cqe;
+		pthread_t creator;
+		int ret;
+
+		alarm(20);
+		if (pthread_create(&creator, NULL, ring_then_filter_then_exit,
+				   &lf) ||
+		    pthread_join(creator, NULL))
+			_exit(2);
+		if (lf.ret != -EPERM) {
+			fprintf(stderr, "# while its creator lives: %d\n", lf.ret);
+			_exit(3);
+		}
+		/* the creator has exited; this thread has no filter */
+		prep_mkdir(&lf.ring, lf.dir);
+		ret = uring_submit(&lf.ring, 0);
+		if (ret >= 0)
+			ret = uring_cqe(&lf.ring, &cqe) ?: cqe.res;
+		fprintf(stderr, "# after its creator exited: %d\n", ret);
+		_exit(ret == -EPERM ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(lf.dir)) TH_LOG("the SQ thread made the directory");
+	rmdir(lf.dir);
 }
 
 /*

@@ -885,11 +885,12 @@ TEST(sqpoll_ring_of_a_creator_that_dropped_root_is_refused)
 }
 
 /*
- * As root, a SQPOLL ring; then setresuid() to nobody and a second SQPOLL
- * ring attached to the first one's SQ thread (IORING_SETUP_ATTACH_WQ).
- * The second ring's own credentials are nobody's, but the SQ thread issues
- * linked requests from its task work as root: an open linked after a NOP
- * would create a file in a directory only root may write.
+ * As root, a filter, then a SQPOLL ring; then setresuid() to nobody and a
+ * second SQPOLL ring attached to the first one's SQ thread
+ * (IORING_SETUP_ATTACH_WQ), which has the same filters. The second ring's
+ * own credentials are nobody's, but the SQ thread issues linked requests
+ * from its task work as root: an open linked after a NOP would create a
+ * file in a directory only root may write.
  */
 TEST(sqpoll_ring_attached_to_a_root_sq_thread_is_refused)
 {
@@ -915,12 +916,12 @@ TEST(sqpoll_ring_attached_to_a_root_sq_thread_is_refused)
 		struct uring root, r;
 		int i;
 
+		if (load_nr_rule(__NR_getppid, EPERM_ACTION))
+			_exit(4);
 		if (uring_init(&root, 4, IORING_SETUP_SQPOLL))
 			_exit(2);
 		if (setresuid(65534, 65534, 65534))
 			_exit(3);
-		if (load_nr_rule(__NR_getppid, EPERM_ACTION))
-			_exit(4);
 		if (uring_init_wq(&r, 4, IORING_SETUP_SQPOLL |
 				  IORING_SETUP_ATTACH_WQ, root.fd))
 			_exit(5);
