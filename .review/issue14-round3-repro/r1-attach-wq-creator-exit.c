@@ -23,7 +23,7 @@
  *
  * Prints TAP. "not ok ... BYPASS" = the bug reproduced.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 static struct ring R1, R2;
 static char dpath[128];

@@ -15,7 +15,7 @@
  *
  * Prints TAP, one line per process.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 

@@ -10,7 +10,7 @@
  * thread, so it must complete with -EPERM. One that completes with 0 is a
  * bypass. Also watches for the process dying by an unexpected signal.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 #include <stdatomic.h>
 
 #define ITER 150

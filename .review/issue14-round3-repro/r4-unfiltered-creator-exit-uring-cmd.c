@@ -18,7 +18,7 @@
  * batch is held (it sets JUDGED, then blocks for the ring lock), then the
  * page is filled: SQE2 res -EBADF.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>

@@ -1,6 +1,6 @@
 /* Control: kernel.seccomp.fastpath toggled 400 times while filtered threads
  * make system calls; no io_uring at all. */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 static volatile int stop;
 

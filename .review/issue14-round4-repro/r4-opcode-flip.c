@@ -6,7 +6,7 @@
  * personality (0 <-> a registered one) of every SQE in the ring while the
  * main thread resubmits them. No directory may appear. Prints TAP.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 #define ROUNDS 200000
 

@@ -5,7 +5,7 @@
  * they submit an op only a non-URING filter refuses. Needs root; sets
  * uring_force (one-way), so run it last. Prints TAP.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 static volatile int *shared;	/* [0] stop, [1] forced, [2] bad, [3] refused, [4] ran, [5] forced_ok, [6] forced_bad */
 static char base[64];

@@ -10,7 +10,7 @@
  * random time, installs F2 "mkdirat -> EPERM" with TSYNC|URING. An SQE
  * written after seccomp() returned must be refused. Prints TAP.
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 #define NPROC 120
 #define BATCH 8

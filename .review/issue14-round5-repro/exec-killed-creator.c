@@ -15,7 +15,7 @@
  * mode "exec": creator execve()s (exec fails: killed in de_thread).
  * mode "noexec": control, creator is just killed (creator_exit runs).
  */
-#include "common.h"
+#include "../issue14-round2-repro/common.h"
 
 #define ENTRIES 32768
 
