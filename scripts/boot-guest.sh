@@ -11,6 +11,8 @@
 # tsc=reliable: its TSC is that instruction clock, and the clocksource
 # watchdog, which has only jiffies to compare it with here, would
 # otherwise swap it for jiffies (1 ms resolution) in the middle of a run.
+# GUEST_PLUGIN=PATH[,ARG...]: a TCG plugin for QEMU's -plugin (see
+# bench/profile/profile.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -42,13 +44,15 @@ elif [[ -w /dev/kvm ]]; then
 		echo $?; } 2>/dev/null)"
 fi
 ((probe == 124)) && accel=(-accel kvm -cpu host)
+plugin=()
+[[ -n "${GUEST_PLUGIN:-}" ]] && plugin=(-plugin "$GUEST_PLUGIN")
 log "booting $(basename "$kdir") (${accel[*]:1}), log: $logf"
 
 # loglevel=5: the console gets KERN_WARNING and above, which is where
 # WARN() and lockdep print their reports ("quiet" would hide them); the
 # host's scripts/parse-results.py reads them from the log.
 rc=0
-timeout -k 10 "$timeout_s" qemu-system-x86_64 "${accel[@]}" \
+timeout -k 10 "$timeout_s" qemu-system-x86_64 "${accel[@]}" "${plugin[@]}" \
 	-m "${GUEST_MEM:-2048}" "${smp[@]}" -nographic -no-reboot -nodefaults \
 	-serial stdio -monitor none \
 	-kernel "$kdir/bzImage" -initrd "$initrd" \

@@ -22,18 +22,8 @@ flock 7
 
 if [[ ! -f "$cache/built" ]]; then
 	log "fetching and building liburing $version's tests"
-	apt_dir="$CACHE_DIR/apt-src"
-	mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-		"http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
-	apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-		-o "Dir::Etc::SourceParts=$apt_dir/parts"
-		-o "Dir::State::Lists=$apt_dir/lists")
-	apt-get "${apt_opts[@]}" update -q >/dev/null
 	rm -rf "$cache"
-	mkdir -p "$cache/dl"
-	(cd "$cache/dl" && apt-get "${apt_opts[@]}" source --download-only -q \
-		"liburing=$version" >/dev/null 2>&1)
+	apt_source_download "liburing=$version" "$cache/dl"
 	tar -xzf "$cache"/dl/liburing_*.orig.tar.gz -C "$cache"
 	src="$(find "$cache" -mindepth 1 -maxdepth 1 -type d -name 'liburing-*')"
 	(cd "$src" && ./configure >/dev/null && make -s -j"$JOBS" -C src >/dev/null 2>&1 &&

@@ -133,6 +133,21 @@ new_run_dir() {
 	ln -sfn "$(basename "$run")" "$OUT_DIR/$name.tmp" && mv -T "$OUT_DIR/$name.tmp" "$OUT_DIR/$name"
 }
 
+# Downloads the Debian source package SPEC (NAME or NAME=VERSION) of
+# bookworm into DIR with apt-get source, from a deb-src list of our own
+# under $CACHE_DIR/apt-src: the system's apt sources are left alone.
+apt_source_download() {
+	local spec="$1" dir="$2" apt_dir="$CACHE_DIR/apt-src"
+	local apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=$apt_dir/parts"
+		-o "Dir::State::Lists=$apt_dir/lists")
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts" "$dir"
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
+	apt-get "${apt_opts[@]}" update -q >/dev/null
+	(cd "$dir" && apt-get "${apt_opts[@]}" source --download-only -q "$spec" >/dev/null 2>&1)
+}
+
 # The arguments of a script that builds programs against a kernel's
 # exported headers: sets kdir and out, or dies with the usage.
 kernel_out_args() {

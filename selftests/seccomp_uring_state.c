@@ -53,6 +53,19 @@ static struct io_uring_sqe *prep_mkdir(struct uring *r, const char *path)
 	return sqe;
 }
 
+/* Submits a MKDIRAT of @dir on @r; returns its result or the submit error */
+static int mkdir_once(struct uring *r, const char *dir)
+{
+	struct io_uring_cqe cqe;
+	int ret;
+
+	prep_mkdir(r, dir);
+	ret = uring_submit(r, 0);
+	if (ret >= 0)
+		ret = uring_cqe(r, &cqe) ?: cqe.res;
+	return ret;
+}
+
 /*
  * flag_lacking - in a TEST(): true when the kernel refuses
  * SECCOMP_FILTER_FLAG_URING (the test was then skipped, or failed where
@@ -255,7 +268,6 @@ TEST(sqpoll_kill_verdict_of_the_sq_threads_own_chain_kills_the_process)
  */
 static void submit_after_creator(struct uring *r, int sync, const char *dir)
 {
-	struct io_uring_cqe cqe;
 	char c;
 	int ret;
 
@@ -264,10 +276,7 @@ static void submit_after_creator(struct uring *r, int sync, const char *dir)
 	/* the SQ thread goes with its process, not at once */
 	usleep(200000);
 	alarm(10);
-	prep_mkdir(r, dir);
-	ret = uring_submit(r, 0);
-	if (ret >= 0)
-		ret = uring_cqe(r, &cqe) ?: cqe.res;
+	ret = mkdir_once(r, dir);
 	fprintf(stderr, "# after the creator: MKDIRAT gave %d (%s), %s\n",
 		ret, strerror(-ret), exists(dir) ? "made" : "not made");
 	if (exists(dir))
@@ -663,6 +672,49 @@ TEST(filter_attached_while_a_reaped_creators_batch_is_held)
 }
 
 /*
+ * creator_exits_then_refused - the two tests below: in a child, @setup
+ * (if any), then @creator in a thread that sets up a SQPOLL ring, must see
+ * a MKDIRAT refused by its filters (*@creator_ret is -EPERM) and exits.
+ * A MKDIRAT of @dir on @ring from the child's main thread, after that,
+ * must be refused too, and the directory must not be made.
+ */
+static void creator_exits_then_refused(struct __test_metadata *_metadata,
+				       int (*setup)(void *arg),
+				       void *(*creator)(void *arg), void *arg,
+				       const int *creator_ret,
+				       struct uring *ring, const char *dir)
+{
+	pthread_t thread;
+	int status, ret;
+	pid_t pid;
+
+	rmdir(dir);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		alarm(20);
+		if ((setup && setup(arg)) ||
+		    pthread_create(&thread, NULL, creator, arg) ||
+		    pthread_join(thread, NULL))
+			_exit(2);
+		if (*creator_ret != -EPERM) {
+			fprintf(stderr, "# while its creator lives: %d\n",
+				*creator_ret);
+			_exit(3);
+		}
+		/* the creator has exited: pthread_join() returned */
+		ret = mkdir_once(ring, dir);
+		fprintf(stderr, "# after its creator exited: %d\n", ret);
+		_exit(ret == -EPERM ? 0 : 4);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("wait status %#x", status);
+	EXPECT_FALSE(exists(dir)) TH_LOG("the SQ thread made the directory");
+	rmdir(dir);
+}
+
+/*
  * The thread that makes a SQPOLL ring attached (IORING_SETUP_ATTACH_WQ) to
  * another ring's SQ thread has a filter that SQ thread lacks: its process
  * installed it, without TSYNC, after the first ring was set up. Once that
@@ -677,63 +729,36 @@ struct attached_ring {
 	int ret;
 };
 
+static int first_ring_then_filter(void *arg)
+{
+	struct attached_ring *a = arg;
+
+	return uring_init(&a->first, 4, IORING_SETUP_SQPOLL) ||
+	       load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
+			      SECCOMP_FILTER_FLAG_URING);
+}
+
 static void *attach_refuse_and_exit(void *arg)
 {
 	struct attached_ring *a = arg;
-	struct io_uring_cqe cqe;
 
 	a->ret = uring_init_wq(&a->ring, 4, IORING_SETUP_SQPOLL |
 			       IORING_SETUP_ATTACH_WQ, a->first.fd);
-	if (a->ret)
-		return NULL;
 	/* judged by this thread's filters while it lives */
-	prep_mkdir(&a->ring, a->dir);
-	a->ret = uring_submit(&a->ring, 0);
-	if (a->ret >= 0)
-		a->ret = uring_cqe(&a->ring, &cqe) ?: cqe.res;
+	if (!a->ret)
+		a->ret = mkdir_once(&a->ring, a->dir);
 	return NULL;
 }
 
 TEST(attached_sqpoll_ring_keeps_its_creators_filters)
 {
 	struct attached_ring a = { .dir = tpath("attached_dir") };
-	int status;
-	pid_t pid;
 
 	if (flag_lacking(_metadata))
 		return;
-	rmdir(a.dir);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct io_uring_cqe cqe;
-		pthread_t creator;
-		int ret;
-
-		alarm(20);
-		if (uring_init(&a.first, 4, IORING_SETUP_SQPOLL) ||
-		    load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
-				   SECCOMP_FILTER_FLAG_URING) ||
-		    pthread_create(&creator, NULL, attach_refuse_and_exit, &a) ||
-		    pthread_join(creator, NULL))
-			_exit(2);
-		if (a.ret != -EPERM) {
-			fprintf(stderr, "# while its creator lives: %d\n", a.ret);
-			_exit(3);
-		}
-		/* the creator has exited: pthread_join() returned */
-		prep_mkdir(&a.ring, a.dir);
-		ret = uring_submit(&a.ring, 0);
-		if (ret >= 0)
-			ret = uring_cqe(&a.ring, &cqe) ?: cqe.res;
-		fprintf(stderr, "# after its creator exited: %d\n", ret);
-		_exit(ret == -EPERM ? 0 : 4);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("wait status %#x", status);
-	EXPECT_FALSE(exists(a.dir)) TH_LOG("the SQ thread made the directory");
-	rmdir(a.dir);
+	creator_exits_then_refused(_metadata, first_ring_then_filter,
+				   attach_refuse_and_exit, &a, &a.ret, &a.ring,
+				   a.dir);
 }
 
 /*
@@ -753,61 +778,26 @@ struct late_filter {
 static void *ring_then_filter_then_exit(void *arg)
 {
 	struct late_filter *lf = arg;
-	struct io_uring_cqe cqe;
 
 	lf->ret = uring_init(&lf->ring, 4, IORING_SETUP_SQPOLL);
-	if (lf->ret)
-		return NULL;
-	lf->ret = load_nr_action(__NR_mkdirat, SECCOMP_RET_ERRNO | EPERM,
-				 SECCOMP_FILTER_FLAG_URING);
-	if (lf->ret)
-		return NULL;
+	if (!lf->ret)
+		lf->ret = load_nr_action(__NR_mkdirat,
+					 SECCOMP_RET_ERRNO | EPERM,
+					 SECCOMP_FILTER_FLAG_URING);
 	/* judged by this thread's filters while it lives */
-	prep_mkdir(&lf->ring, lf->dir);
-	lf->ret = uring_submit(&lf->ring, 0);
-	if (lf->ret >= 0)
-		lf->ret = uring_cqe(&lf->ring, &cqe) ?: cqe.res;
+	if (!lf->ret)
+		lf->ret = mkdir_once(&lf->ring, lf->dir);
 	return NULL;
 }
 
 TEST(sqpoll_ring_keeps_the_filter_its_creator_loaded_after_it)
 {
 	struct late_filter lf = { .dir = tpath("late_filter_dir") };
-	int status;
-	pid_t pid;
 
 	if (flag_lacking(_metadata))
 		return;
-	rmdir(lf.dir);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct io_uring_cqe cqe;
-		pthread_t creator;
-		int ret;
-
-		alarm(20);
-		if (pthread_create(&creator, NULL, ring_then_filter_then_exit,
-				   &lf) ||
-		    pthread_join(creator, NULL))
-			_exit(2);
-		if (lf.ret != -EPERM) {
-			fprintf(stderr, "# while its creator lives: %d\n", lf.ret);
-			_exit(3);
-		}
-		/* the creator has exited; this thread has no filter */
-		prep_mkdir(&lf.ring, lf.dir);
-		ret = uring_submit(&lf.ring, 0);
-		if (ret >= 0)
-			ret = uring_cqe(&lf.ring, &cqe) ?: cqe.res;
-		fprintf(stderr, "# after its creator exited: %d\n", ret);
-		_exit(ret == -EPERM ? 0 : 4);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("wait status %#x", status);
-	EXPECT_FALSE(exists(lf.dir)) TH_LOG("the SQ thread made the directory");
-	rmdir(lf.dir);
+	creator_exits_then_refused(_metadata, NULL, ring_then_filter_then_exit,
+				   &lf, &lf.ret, &lf.ring, lf.dir);
 }
 
 /*
