@@ -5,6 +5,10 @@
  * filter that refuses openat. No SQE a thread submitted after it saw the
  * install return may be judged by the old filters: each must complete
  * with -EPERM and create nothing. The counts are printed.
+ *
+ * The install waits until every thread has submitted BEFORE SQEs, and
+ * each thread goes on until it has submitted AFTER SQEs after it saw
+ * the install, so both phases happen however the threads are scheduled.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,9 +23,12 @@
 #include "uring_seccomp.h"
 
 #define THREADS		4
-#define PER_THREAD	400
+#define BEFORE		16
+#define AFTER		200
 
 static int installed;
+/* threads that have submitted BEFORE SQEs under the old filters */
+static int ready;
 
 struct worker {
 	int id;
@@ -36,7 +43,7 @@ static void *submit_loop(void *arg)
 	int i, seen, res;
 
 	t_create_ring(&ring, 4);
-	for (i = 0; i < PER_THREAD; i++) {
+	for (i = 0; w->after < AFTER; i++) {
 		snprintf(path, sizeof(path), "/tmp/uring-tsync.%d.%d.%d", getpid(),
 			 w->id, i);
 		unlink(path);
@@ -48,7 +55,8 @@ static void *submit_loop(void *arg)
 		if (res >= 0)
 			close(res);
 		if (!seen) {
-			w->before++;
+			if (++w->before == BEFORE)
+				__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
 			continue;
 		}
 		w->after++;
@@ -72,7 +80,8 @@ int main(void)
 		if (pthread_create(&threads[i], NULL, submit_loop, &w[i]))
 			return T_EXIT_FAIL;
 	}
-	usleep(20000);
+	while (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) < THREADS)
+		usleep(1000);
 	ctx = t_filter(SCMP_ACT_ALLOW);
 	t_rule(ctx, SCMP_ACT_ERRNO(EPERM), openat, 0);
 	ret = uring_seccomp_load(ctx, flags);
@@ -80,10 +89,7 @@ int main(void)
 	if (stock)
 		ret = uring_seccomp_load(ctx, SECCOMP_FILTER_FLAG_TSYNC);
 	seccomp_release(ctx);
-	if (ret) {
-		printf("loading the filter with TSYNC: %s\n", strerror(-ret));
-		return T_EXIT_FAIL;
-	}
+	/* on failure too: the threads stop AFTER SQEs after seeing it */
 	__atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < THREADS; i++) {
 		pthread_join(threads[i], NULL);
@@ -92,10 +98,15 @@ int main(void)
 		refused += w[i].refused_after;
 		created += w[i].created_after;
 	}
+	if (ret) {
+		printf("loading the filter with TSYNC: %s\n", strerror(-ret));
+		return T_EXIT_FAIL;
+	}
 	printf("%d SQEs before the install, %d after: %d refused, %d created a file\n",
 	       before, after, refused, created);
-	if (after == 0) {
-		printf("no SQE was submitted after the install\n");
+	if (before < THREADS * BEFORE || after != THREADS * AFTER) {
+		printf("expected at least %d SQEs before the install and %d after\n",
+		       THREADS * BEFORE, THREADS * AFTER);
 		return T_EXIT_FAIL;
 	}
 	return t_verdict(stock, refused == after, created > 0,

@@ -39,7 +39,12 @@ Prints TAP and exits 1 on any failure. The checks:
    reads every ``->sqe->FIELD`` read in io_uring/*.c and the sqe->FIELD
    of include/linux/io_uring/cmd.h, the accessors given to drivers; its
    entry may also list, as ``GAP:``, fields only a driver reads.
-   A field only tested (``if (sqe->x)``) counts as read.
+   A field only tested (``if (sqe->x)``) counts as read;
+ - per opcode, io_issue_defs[].seccomp_sqe is 1 exactly when its seccomp
+   view reads the SQE: its .seccomp_args function (following calls that
+   pass ``sqe`` on) reads an sqe->FIELD or a kept ``->sqe``, its prep
+   keeps the SQE, or its case of io_seccomp_foreign_buf() reads it. Prep
+   then reads a private copy, which the view reads too.
 
 Each field line must say something. Extracting no field for a prep other
 than io_eopnotsupp_prep, or finding no prep, is a failure, not a pass.
@@ -56,6 +61,7 @@ EVERY = "every opcode"
 SQE_FIELD_RE = re.compile(r"\bsqe->(\w+)")
 KEPT_SQE_FIELD_RE = re.compile(r"\w->sqe->(\w+)")
 KEEPS_SQE_RE = re.compile(r"->sqe\s*=\s*sqe\s*;")
+KEPT_SQE_RE = re.compile(r"->sqe\b")
 NR_RE = re.compile(r"\b(?:__NR_|IO_SECCOMP_NR_)\w+")
 FUNC_HEAD_RE = re.compile(
     r"^(?:[A-Za-z_][\w \t\*]*?[\s\*])?(\w+)\s*\(([^;{}]*?)\)\s*"
@@ -195,6 +201,7 @@ class Kernel:
             if name != "io_init_req" and re.search(r"\bio_init_req\(", body):
                 self.init_fields |= set(SQE_FIELD_RE.findall(body))
         self.kept_fields = self.kept_sqe_fields(uring)
+        self.foreign_buf_sqe = self.foreign_buf_sqe_ops()
 
     def body_fields(self, name):
         if name not in self.funcs:
@@ -233,18 +240,17 @@ class Kernel:
         return base, fns[0], {resolve_nr(t, self.macros)
                               for t in NR_RE.findall(body)}
 
-    def prep_fields(self, prep):
-        """sqe->FIELD read by prep and the io_uring functions it hands
-        sqe to; the second value says whether it keeps the SQE."""
-        fields, seen, todo, keeps = set(), set(), [prep], False
+    def reached(self, start):
+        """(name, body) of start and of the io_uring functions it hands
+        sqe to, and so on."""
+        out, seen, todo = [], set(), [start]
         while todo:
             name = todo.pop()
             if name in seen or name not in self.funcs:
                 continue
             seen.add(name)
             body = self.funcs[name]
-            fields |= set(SQE_FIELD_RE.findall(body))
-            keeps = keeps or bool(KEEPS_SQE_RE.search(body))
+            out.append((name, body))
             for m in CALL_RE.finditer(body):
                 try:
                     end = matching(body, m.end() - 1, "(", ")")
@@ -252,7 +258,48 @@ class Kernel:
                     bail("%s(): %s" % (name, e))
                 if PASSES_SQE_RE.search(body[m.end():end]):
                     todo.append(m.group(1))
+        return out
+
+    def prep_fields(self, prep):
+        """sqe->FIELD read by prep and the io_uring functions it hands
+        sqe to; the second value says whether it keeps the SQE."""
+        fields, keeps = set(), False
+        for _, body in self.reached(prep):
+            fields |= set(SQE_FIELD_RE.findall(body))
+            keeps = keeps or bool(KEEPS_SQE_RE.search(body))
         return fields, keeps
+
+    def foreign_buf_sqe_ops(self):
+        """The opcodes whose case in io_seccomp_foreign_buf() reads the
+        SQE."""
+        name = "io_seccomp_foreign_buf"
+        if name not in self.funcs:
+            bail("%s() not found" % name)
+        parts = re.split(r"\b(?:case\s+(IORING_OP_\w+)|default)\s*:",
+                         self.funcs[name])
+        ops, labels = set(), []
+        for label, text in zip(parts[1::2], parts[2::2]):
+            labels.append(label)
+            if not text.strip():
+                continue  # falls through to the next label
+            if SQE_FIELD_RE.search(text):
+                ops |= {x for x in labels if x}
+            labels = []
+        return ops
+
+    def view_reads_sqe(self, op):
+        """Why op's seccomp view reads its SQE: empty if it reads none."""
+        reasons = []
+        for fn in members(self.cold.get(op, ""), "seccomp_args"):
+            if fn not in self.funcs:
+                bail("%s() not found" % fn)
+            reasons += ["%s() reads it" % name for name, body in self.reached(fn)
+                        if SQE_FIELD_RE.search(body) or KEPT_SQE_RE.search(body)]
+        reasons += ["%s() keeps it" % p for p in self.preps(op)
+                    if p in self.funcs and self.prep_fields(p)[1]]
+        if op in self.foreign_buf_sqe:
+            reasons.append("io_seccomp_foreign_buf() reads it")
+        return reasons
 
 
 # --- the table ----------------------------------------------------------
@@ -429,6 +476,27 @@ def check_fields(tap, kernel, op, entry, every):
     tap.check(not diags, "%s (%s)" % (name, ", ".join(preps)), diags)
 
 
+def check_view_copy(tap, kernel, op):
+    """Check d: io_issue_defs[].seccomp_sqe is set exactly when the
+    opcode's seccomp view reads the SQE, so that prep and the view read
+    one private copy of it (io_submit_sqe_judge())."""
+    flag = members(kernel.issue.get(op, ""), "seccomp_sqe")
+    reasons = kernel.view_reads_sqe(op)
+    if reasons and flag != ["1"]:
+        diags = ["the view reads the SQE, seccomp_sqe is not 1: " + r
+                 for r in reasons]
+    elif flag and flag != ["1"]:
+        diags = ["seccomp_sqe = %s, want 1 or nothing" % ", ".join(flag)]
+    elif flag and not reasons:
+        diags = ["seccomp_sqe is set, but the view reads no SQE: a copy"
+                 " for nothing"]
+    else:
+        diags = []
+    tap.check(not diags, "%s: seccomp_sqe %s, the view reads %s" % (
+        op, "set" if flag else "clear",
+        "the SQE (%s)" % "; ".join(reasons) if reasons else "no SQE"), diags)
+
+
 def main(argv):
     if len(argv) != 3:
         sys.stderr.write(__doc__)
@@ -445,6 +513,7 @@ def main(argv):
     for op in kernel.ops:
         check_judged(tap, kernel, op, table)
         check_fields(tap, kernel, op, table.get(op), every)
+        check_view_copy(tap, kernel, op)
     ok = tap.emit()
     gaps = sum(t.count("GAP:") for _, f in entries for v in f.values()
                for t in v)

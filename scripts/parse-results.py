@@ -21,6 +21,11 @@ manifest entry for a test that a guest's log does not hold at all
 (stale). A guest labelled "stock..." runs the unpatched kernel: its
 "# SKIP BYPASS" results are counted and listed as bypasses reproduced,
 and there must be at least one; on any other label a bypass fails.
+
+A guest comment "# retried: TEXT" (a test the suite ran again after it
+failed; only liburing's own tests are) is listed as "RETRIED LABEL:
+SUITE: TEXT". It changes no count: the result line that follows it is
+the test's result.
 """
 import re
 import sys
@@ -119,6 +124,8 @@ def parse_tap(label, lines, tally, guest, manifest):
                 tally.problems.append(f"{label}: {where} printed a second plan")
             plan = int(m.group(1))
             continue
+        if guest and line.startswith("# retried: "):
+            print(f"RETRIED {label}: {suite}: {line[11:].strip()}")
         m = RESULT.match(line)
         if not m:
             if line.startswith("#"):

@@ -179,6 +179,11 @@ def test_parse_results(h):
     check_fails(h, "a stock run that reproduced no bypass",
                 parse_results(h, stock=PATCHED, manifest=MANIFEST.split("stock   beta")[0]),
                 "reproduced no bypass")
+    retried = [PATCHED[0], ("beta", ["# retried: b1: exit codes 139, 0", "ok 1 b1"], 1)]
+    rc, out = parse_results(h, patched=retried)
+    h.check(rc == 0 and "RETRIED patched: beta: b1: exit codes 139, 0" in out and
+            out.strip().endswith("5 passed, 0 failed, 4 skipped"),
+            "parse-results lists a \"# retried:\" line and counts only the result", out)
     nok = [PATCHED[0], ("beta", ["not ok 1 b1"], None)]
     check_fails(h, "\"not ok\"", parse_results(h, patched=nok), "FAIL patched: ")
 
@@ -322,6 +327,15 @@ def test_suites(h):
     rc, out = suite(h, "50-liburing-upstream.sh", t)
     h.check(rc == 1 and re.search(r"^not ok \d+ bad # exit 1", out, re.M),
             "50-liburing-upstream: a failure makes the suite exit 1", out)
+    h.check("# retried: bad: exit codes 1, 1, 1 (3 attempts of at most 3)" in out,
+            "50-liburing-upstream: a test that always fails is run three times", out)
+    once = os.path.join(h.tmp, "t50-crashed-once")
+    fake(h, "t50/liburing-upstream/bad.t", f"[ -e {once} ] && exit 0; touch {once}; exit 139")
+    rc, out = suite(h, "50-liburing-upstream.sh", t)
+    h.check(rc == 0 and re.search(r"^ok \d+ bad$", out, re.M) and
+            "# retried: bad: exit codes 139, 0 (2 attempts of at most 3)" in out,
+            "50-liburing-upstream: a crash once, then a pass, is a pass listed as retried",
+            out)
 
 
 def test_expected_suites(h):
