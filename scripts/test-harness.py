@@ -322,16 +322,23 @@ def test_suites(h):
             out)
 
     t = os.path.join(h.tmp, "t50")
-    fake(h, "t50/liburing-upstream/good.t", "exit 0")
+    # the suite's randomize_va_space: a file of the harness, never the host's
+    aslr = h.write("2\n", "t50-randomize_va_space")
+    fake(h, "t50/liburing-upstream/good.t", f"[ \"$(cat {aslr})\" = 1 ]")
     fake(h, "t50/liburing-upstream/bad.t", "exit 1")
-    rc, out = suite(h, "50-liburing-upstream.sh", t)
+    rc, out = suite(h, "50-liburing-upstream.sh", t, {"URING_SECCOMP_ASLR": aslr})
+    with open(aslr) as f:
+        after = f.read().strip()
+    h.check(re.search(r"^ok \d+ good$", out, re.M) and after == "2",
+            "50-liburing-upstream: brk randomization is off while the tests run,"
+            " and put back after", out + f"\nrandomize_va_space after: {after}")
     h.check(rc == 1 and re.search(r"^not ok \d+ bad # exit 1", out, re.M),
             "50-liburing-upstream: a failure makes the suite exit 1", out)
     h.check("# retried: bad: exit codes 1, 1, 1 (3 attempts of at most 3)" in out,
             "50-liburing-upstream: a test that always fails is run three times", out)
     once = os.path.join(h.tmp, "t50-crashed-once")
     fake(h, "t50/liburing-upstream/bad.t", f"[ -e {once} ] && exit 0; touch {once}; exit 139")
-    rc, out = suite(h, "50-liburing-upstream.sh", t)
+    rc, out = suite(h, "50-liburing-upstream.sh", t, {"URING_SECCOMP_ASLR": aslr})
     h.check(rc == 0 and re.search(r"^ok \d+ bad$", out, re.M) and
             "# retried: bad: exit codes 139, 0 (2 attempts of at most 3)" in out,
             "50-liburing-upstream: a crash once, then a pass, is a pass listed as retried",
