@@ -36,7 +36,7 @@ new_run_dir profile
 mkdir -p "$run/bin"
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC -I "$src/include" \
 	-o "$run/tb_counts.so" "$here/tb_counts.c"
-"$REPO_DIR/bench/build.sh" "$kdir" "$run/bin" 2>/dev/null
+"$REPO_DIR/bench/build.sh" "$kdir" "$run/bin"
 
 nullb=(null_blk.nr_devices=1 null_blk.irqmode=0 null_blk.memory_backed=0)
 for n in "$rounds" "$((2 * rounds))"; do
