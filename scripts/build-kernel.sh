@@ -25,7 +25,11 @@ rev:?*) branch="${flavour#rev:}" flavour=rev ;;
 objects:?*) branch="${flavour#objects:}" flavour=objects ;;
 *) die "usage: $0 stock|patched|rev:REV|objects:REV [extra.config]" ;;
 esac
-fragments=("$PATCH_DIR/guest.config")
+# the guest configuration, and what only one kernel version has (an
+# option the other lacks)
+guest=("$CONF_DIR/guest.config")
+[[ -f "$PATCH_DIR/guest.config" ]] && guest+=("$PATCH_DIR/guest.config")
+fragments=("${guest[@]}")
 [[ -n "$extra" ]] && fragments+=("$(realpath "$extra")")
 
 "$REPO_DIR/scripts/kernel-tree.sh"
@@ -53,11 +57,11 @@ log "building $flavour kernel ($branch, ${commit:0:12})"
 tree_git checkout -q -f "$commit"
 cfg_key="$(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
 obj="$BUILD_DIR/$cfg_key"
-mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP=uring-seccomp KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
+mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00 UTC" KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
 # A configuration variant (an extra fragment) starts from a copy of the
 # guest configuration's objects: Kbuild then rebuilds only the files
 # that depend on the options the variant changes.
-base_obj="$BUILD_DIR/$(sha256sum <"$PATCH_DIR/guest.config" | cut -c1-16)"
+base_obj="$BUILD_DIR/$(cat "${guest[@]}" | sha256sum | cut -c1-16)"
 if [[ -n "$extra" && ! -d "$obj" && -f "$base_obj/vmlinux" ]]; then
 	log "seeding the $(basename "$extra") objects from the guest configuration's"
 	rm -rf "$obj.tmp"

@@ -5,7 +5,8 @@
 # (apt-get source, from a deb-src list of our own: the system's apt
 # sources are left alone), builds its test/ programs statically (cached
 # under $CACHE_DIR/liburing-upstream/VERSION) and copies them into
-# OUT_DIR, leaving out those liburing-tests/upstream-excluded.txt names.
+# OUT_DIR, leaving out those liburing-tests/upstream-excluded.txt names,
+# and those of upstream-excluded-VERSION.txt for the kernel it is for.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -35,8 +36,12 @@ rm -rf "$out"
 mkdir -p "$out"
 cp "$src"/test/*.t "$out/"
 strip "$out"/*.t
+# the list for every kernel, and the one for URING_SECCOMP_KERNEL's
+excluded=("$REPO_DIR/liburing-tests/upstream-excluded.txt")
+[[ -f "$REPO_DIR/liburing-tests/upstream-excluded-$KERNEL.txt" ]] &&
+	excluded+=("$REPO_DIR/liburing-tests/upstream-excluded-$KERNEL.txt")
 while read -r name _; do
 	[[ -z "$name" || "$name" == \#* ]] && continue
 	rm -f "$out/$name.t"
-done <"$REPO_DIR/liburing-tests/upstream-excluded.txt"
+done < <(cat "${excluded[@]}")
 log "$(find "$out" -name '*.t' | wc -l) liburing $version tests in $out"

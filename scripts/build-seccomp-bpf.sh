@@ -19,6 +19,10 @@ tree_git archive base tools/testing/selftests/kselftest_harness.h \
 	tar -x -C "$src"
 mkdir -p "$out"
 dir="$src/tools/testing/selftests/seccomp"
+# 7.3's selftests name their headers as lib.mk lets them (-I the
+# selftests directory, -D_GNU_SOURCE=); 6.12's with "../", which works
+# either way
 "${CC:-gcc}" -O2 -static -isystem "$kdir/usr/include" \
+	-I "$src/tools/testing/selftests" -D_GNU_SOURCE= \
 	-o "$out/seccomp_bpf" "$dir/seccomp_bpf.c" -lcap -lpthread
 log "seccomp_bpf in $out"

@@ -26,7 +26,7 @@ cross=(
 	"riscv64 riscv riscv64-linux-gnu-"
 	"powerpc64 powerpc powerpc64-linux-gnu-"
 )
-mapfile -t variants < <(find "$PATCH_DIR/variants" -name '*.config' | sort)
+mapfile -t variants < <(find "$CONF_DIR/variants" -name '*.config' | sort)
 # wanted NAME: whether NAME was asked for (everything when none was)
 wanted() {
 	(($# == 1)) && return 0
@@ -71,7 +71,7 @@ done
 # cross_build NAME KARCH PREFIX: compiles the targets in the patched tree.
 cross_build() {
 	local name="$1" karch="$2" prefix="$3" commit tree key dest obj
-	local fragments=("$PATCH_DIR/cross/common.config" "$PATCH_DIR/cross/$name.config")
+	local fragments=("$CONF_DIR/cross/common.config" "$CONF_DIR/cross/$name.config")
 	command -v "${prefix}gcc" >/dev/null || { echo "${prefix}gcc not found; run scripts/setup.sh"; return 1; }
 	commit="$(tree_git rev-parse --verify -q "patched^{commit}")"
 	tree="$(tree_git rev-parse "$commit^{tree}")"
@@ -82,7 +82,7 @@ cross_build() {
 	obj="$BUILD_DIR/cross-$name"
 	mkdir -p "$obj"
 	local mk=(make -s -C "$TREE_DIR" O="$obj" -j"$JOBS" ARCH="$karch" CROSS_COMPILE="$prefix"
-		KBUILD_BUILD_TIMESTAMP=uring-seccomp KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
+		KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00 UTC" KBUILD_BUILD_USER=ci KBUILD_BUILD_HOST=ci)
 	"${mk[@]}" tinyconfig >/dev/null 9>&-
 	"$TREE_DIR/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${fragments[@]}" >/dev/null 9>&-
 	"${mk[@]}" olddefconfig >/dev/null 9>&-

@@ -60,6 +60,7 @@ JUDGED = "judged as"
 EVERY = "every opcode"
 SQE_FIELD_RE = re.compile(r"\bsqe->(\w+)")
 KEPT_SQE_FIELD_RE = re.compile(r"\w->sqe->(\w+)")
+ALIASED_SQE_RE = re.compile(r"\*\s*sqe\s*=\s*\w+->sqe\s*;")
 KEEPS_SQE_RE = re.compile(r"->sqe\s*=\s*sqe\s*;")
 KEPT_SQE_RE = re.compile(r"->sqe\b")
 NR_RE = re.compile(r"\b(?:__NR_|IO_SECCOMP_NR_)\w+")
@@ -196,10 +197,16 @@ class Kernel:
         self.cold = designated(block_after(
             opdef, r"io_cold_defs\[\]\s*=", "io_cold_defs[]"))
         self.init_fields = self.body_fields("io_init_req")
-        # its callers read the opcode and pass it in (the one judged)
-        for name, body in self.funcs.items():
-            if name != "io_init_req" and re.search(r"\bio_init_req\(", body):
-                self.init_fields |= set(SQE_FIELD_RE.findall(body))
+        # its callers read the opcode and pass it in (the one judged),
+        # directly or through a wrapper (7.3: io_init_filter_req())
+        callees = {"io_init_req"}
+        for _ in range(2):
+            callers = {name for name, body in self.funcs.items()
+                       if name not in callees and
+                       any(re.search(r"\b%s\(" % c, body) for c in callees)}
+            for name in callers:
+                self.init_fields |= set(SQE_FIELD_RE.findall(self.funcs[name]))
+            callees |= callers
         self.kept_fields = self.kept_sqe_fields(uring)
         self.foreign_buf_sqe = self.foreign_buf_sqe_ops()
 
@@ -213,6 +220,12 @@ class Kernel:
         fields = set()
         for path in uring:
             fields |= set(KEPT_SQE_FIELD_RE.findall(read_c(path)))
+        # a function that reads a kept SQE through a local copy of the
+        # pointer (7.3's cmd_net.c: "const struct io_uring_sqe *sqe =
+        # cmd->sqe;")
+        for body in self.funcs.values():
+            if ALIASED_SQE_RE.search(body):
+                fields |= set(SQE_FIELD_RE.findall(body))
         cmd_h = os.path.join(self.tree, "include/linux/io_uring/cmd.h")
         if not os.path.exists(cmd_h):
             bail("%s is missing: the fields drivers read are unknown" % cmd_h)

@@ -64,7 +64,7 @@ name="$(basename "$new")"
 
 if ((check)); then
 	if ! grep -qx "$name" "$PATCH_DIR/series" || ! cmp -s "$new" "$PATCH_DIR/$name"; then
-		echo "kernel-patches/$name is not what selftests/ gives; run $0" >&2
+		echo "${PATCH_DIR#"$REPO_DIR"/}/$name is not what selftests/ gives; run $0" >&2
 		exit 1
 	fi
 	exit 0
@@ -72,4 +72,4 @@ fi
 find "$PATCH_DIR" -name '*-selftests-seccomp-*.patch' -delete
 cp "$new" "$PATCH_DIR/$name"
 grep -qx "$name" "$PATCH_DIR/series" || echo "$name" >>"$PATCH_DIR/series"
-log "wrote kernel-patches/$name"
+log "wrote ${PATCH_DIR#"$REPO_DIR"/}/$name"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Usage: scripts/kernel-tree.sh
-# Prepares the kernel git tree in $CACHE_DIR/linux: branch "base" holds
-# the Debian linux-source-6.12 tarball as one commit, branch "patched"
-# is base plus kernel-patches/ applied with git am in series order.
+# Prepares the kernel git tree of URING_SECCOMP_KERNEL (see lib.sh) in
+# $CACHE_DIR/linux-VERSION: branch "base" holds the Debian
+# linux-source-VERSION tarball as one commit, branch "patched" is base
+# plus kernel-patches/VERSION/ applied with git am in series order.
 # Idempotent: the tarball is unpacked once, the series re-applied only
 # when it changed. Prints nothing on stdout.
 set -euo pipefail
@@ -20,7 +21,7 @@ if ! tree_git rev-parse -q --verify base >/dev/null 2>&1; then
 	mkdir -p "$TREE_DIR.tmp"
 	tar -xf "$LINUX_TARBALL" -C "$TREE_DIR.tmp" --strip-components=1
 	version="$(make -s -C "$TREE_DIR.tmp" kernelversion)"
-	[[ "$version" == 6.12.* ]] || die "tarball is Linux $version, want 6.12.x"
+	[[ "$version" == "$KERNEL".* ]] || die "tarball is Linux $version, want $KERNEL.x"
 	# Debian's .gitignore ends with "/*" and "!/debian/", which would
 	# ignore every top-level path of the tree: drop those two lines.
 	# The base is the tarball as shipped, so add it with -f: files the
@@ -30,7 +31,7 @@ if ! tree_git rev-parse -q --verify base >/dev/null 2>&1; then
 	git -C "$TREE_DIR.tmp" init -q -b base 9>&-
 	mv "$TREE_DIR.tmp" "$TREE_DIR"
 	tree_git add -A -f
-	tree_git commit -q -m "Linux $version (Debian linux-source-6.12)"
+	tree_git commit -q -m "Linux $version (Debian linux-source-$KERNEL)"
 fi
 # for a developer's own git commands in the tree too (scripts/export-series.sh)
 tree_git config gc.auto 0
@@ -41,7 +42,7 @@ tree_git config core.abbrev 9
 series_hash="$(series_patches | hash_files)"
 if [[ "$(tree_git config --get uring-seccomp.series || true)" != "$series_hash" ]] ||
 	! tree_git rev-parse -q --verify patched >/dev/null; then
-	log "applying kernel-patches/ onto base"
+	log "applying ${PATCH_DIR#"$REPO_DIR"/}/ onto base"
 	tree_git am --abort >/dev/null 2>&1 || true
 	tree_git checkout -q -f -B patched base
 	while read -r patch; do

@@ -2,23 +2,40 @@
 # shellcheck disable=SC2034 # the variables are for the scripts that source this
 # Shared settings for the uring-seccomp scripts. Sourced, never run.
 #
+# Two series, one per kernel: URING_SECCOMP_KERNEL picks the one a
+# script works on, 7.3 (the primary, kernel-patches/7.3/, developed and
+# tested first) or 6.12 (the LTS backport, kernel-patches/6.12/). Their
+# guest configuration fragments (kernel-patches/*.config, cross/) are
+# shared.
+#
 # Everything the scripts build lives under CACHE_DIR (default
 # /var/cache/uring-seccomp), keyed by content hashes, so a rerun reuses
 # it and deleting the directory forces a cold start:
-#   linux/            git tree: branch "base" = the Debian tarball,
-#                     branch "patched" = base + kernel-patches/ series
-#   build/            kernel object directory shared by both branches
+#   linux-VERSION/    git tree: branch "base" = the Debian tarball,
+#                     branch "patched" = base + kernel-patches/VERSION/
+#   build-VERSION/    kernel object directory shared by both branches
 #   kernels/<key>/    bzImage and headers for one (tree, config) pair
 #   out/              test binaries, initramfs images, guest logs
 
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE_DIR="${URING_SECCOMP_CACHE:-/var/cache/uring-seccomp}"
-LINUX_TARBALL="${LINUX_TARBALL:-/usr/src/linux-source-6.12.tar.xz}"
-TREE_DIR="$CACHE_DIR/linux"
-BUILD_DIR="$CACHE_DIR/build"
+KERNEL="${URING_SECCOMP_KERNEL:-7.3}"
+case "$KERNEL" in
+7.3 | 6.12) ;;
+*)
+	echo "error: URING_SECCOMP_KERNEL is '$KERNEL'; the series are for 7.3 and 6.12" >&2
+	exit 1
+	;;
+esac
+# the kernels the README's test command builds and tests, primary first
+KERNEL_VERSIONS=(7.3 6.12)
+LINUX_TARBALL="${LINUX_TARBALL:-/usr/src/linux-source-$KERNEL.tar.xz}"
+TREE_DIR="$CACHE_DIR/linux-$KERNEL"
+BUILD_DIR="$CACHE_DIR/build-$KERNEL"
 KERNELS_DIR="$CACHE_DIR/kernels"
 OUT_DIR="$CACHE_DIR/out"
-PATCH_DIR="$REPO_DIR/kernel-patches"
+CONF_DIR="$REPO_DIR/kernel-patches"
+PATCH_DIR="$CONF_DIR/$KERNEL"
 JOBS="$(nproc)"
 
 export LC_ALL=C
@@ -146,6 +163,29 @@ apt_source_download() {
 		"http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
 	apt-get "${apt_opts[@]}" update -q >/dev/null
 	(cd "$dir" && apt-get "${apt_opts[@]}" source --download-only -q "$spec" >/dev/null 2>&1)
+}
+
+# Installs the Debian package PKG from trixie-backports (linux-source-7.3
+# is there, and nowhere in Debian 12) through an apt source list of our
+# own, as apt_source_download does: the system's apt sources and package
+# caches are left alone. Its InRelease is signed by keys that Debian 12's
+# debian-archive-keyring holds. The package is fetched with "apt-get
+# download" and installed with dpkg: its dependencies (binutils,
+# xz-utils) come from Debian 12, installed by scripts/setup.sh first.
+apt_backports_install() {
+	local pkg="$1" apt_dir="$CACHE_DIR/apt-backports"
+	local apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+		-o "Dir::Etc::SourceParts=$apt_dir/parts"
+		-o "Dir::State::Lists=$apt_dir/lists"
+		-o "Dir::Cache=$apt_dir/cache")
+	rm -rf "$apt_dir/deb"
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts" "$apt_dir/cache" "$apt_dir/deb"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian trixie-backports main" >"$apt_dir/sources.list"
+	apt-get "${apt_opts[@]}" update -q >/dev/null
+	# (as root: apt cannot hand the download to its _apt user in our dir)
+	(cd "$apt_dir/deb" && apt-get "${apt_opts[@]}" -o APT::Sandbox::User=root download -q "$pkg" >/dev/null)
+	dpkg -i "$apt_dir"/deb/*.deb >/dev/null
 }
 
 # The arguments of a script that builds programs against a kernel's

@@ -16,9 +16,10 @@ A result "# TODO", "# XFAIL" or "# XPASS" is a failure: no test here is
 expected to fail. A skip is counted as skipped only if the
 --allowed-skips manifest lists it for that guest ("KERNEL SUITE TEST
 # reason" lines, TEST being the rest of the line up to the "#";
-scripts/allowed-skips.txt); any other skip fails, and so does a
-manifest entry for a test that a guest's log does not hold at all
-(stale). A guest labelled "stock..." runs the unpatched kernel: its
+scripts/allowed-skips.txt; KERNEL is "patched" or "stock", for every
+guest of that kind, or "patched-VERSION", "stock-VERSION" for the guest
+of that label alone); any other skip fails, and so does a manifest
+entry for a test that a guest it is for does not hold at all (stale). A guest labelled "stock..." runs the unpatched kernel: its
 "# SKIP BYPASS" results are counted and listed as bypasses reproduced,
 and there must be at least one; on any other label a bypass fails.
 
@@ -39,6 +40,13 @@ RESULT = re.compile(r"^(not ok|ok) (\d+) (.*?)(?: # (SKIP|TODO|XFAIL|XPASS)\b ?(
 PLAN = re.compile(r"^1\.\.(\d+)")
 DONE = re.compile(r"^# guest-done(?: rc=(\d+))?\s*$")
 KERNELS = ("patched", "stock")
+# a guest's label: its kind, then the kernel version ("patched-7.3")
+LABEL = re.compile(r"^(patched|stock)(-[0-9]+\.[0-9]+)?$")
+
+
+def kind(label):
+    """The kind of guest a label names: "patched" or "stock"."""
+    return label.split("-", 1)[0]
 
 
 class Tally:
@@ -71,9 +79,10 @@ class Manifest:
             # the test name is the rest of the line: it may hold spaces
             words = line.split(None, 2)
             where = f"{path}:{no}"
-            if len(words) != 3 or words[0] not in KERNELS or not reason:
+            if len(words) != 3 or not LABEL.match(words[0]) or not reason:
                 self.problems.append(f"{where}: want \"KERNEL SUITE TEST  # reason\""
-                                     f" with KERNEL one of {'|'.join(KERNELS)}")
+                                     f" with KERNEL one of {'|'.join(KERNELS)},"
+                                     " or one of them and -VERSION")
                 continue
             key = tuple(words)
             if key in self.entries:
@@ -81,7 +90,8 @@ class Manifest:
             self.entries[key] = reason
 
     def allows(self, label, suite, name):
-        return (label, suite, name) in self.entries
+        return ((label, suite, name) in self.entries or
+                (kind(label), suite, name) in self.entries)
 
 
 def parse_tap(label, lines, tally, guest, manifest):
@@ -178,7 +188,7 @@ def check_guest(label, tally, expected, manifest):
             tally.problems.append(f"{label}: suite {s} missing (died before its"
                                   " \"# suite:\" line, or never ran)")
     for (kernel, suite, name), reason in manifest.entries.items():
-        if kernel != label or name in tally.tests.get(suite, ()):
+        if kernel not in (label, kind(label)) or name in tally.tests.get(suite, ()):
             continue
         if suite in expected and suite not in tally.suites:
             continue  # reported as a missing suite

@@ -104,7 +104,7 @@ HOST = "TAP version 13\n1..2\nok 1 h1\nok 2 h2\n"
 
 def parse_results(h, patched=PATCHED, stock=STOCK, manifest=MANIFEST, host=HOST,
                   patched_done="# guest-done rc=0", stock_done="# guest-done rc=0",
-                  expect=("alpha", "beta")):
+                  expect=("alpha", "beta"), labels=("patched", "stock")):
     args = []
     # an older parse-results.py (SCRIPTS_DIR) without these options is
     # run on the same logs without them, to show what it lets through
@@ -114,8 +114,8 @@ def parse_results(h, patched=PATCHED, stock=STOCK, manifest=MANIFEST, host=HOST,
         for s in expect:
             args += ["--expect-suite", s]
     args += ["--host", f"host={h.write(host)}",
-             "--guest", f"patched={h.write(guest_log(patched, patched_done))}",
-             "--guest", f"stock={h.write(guest_log(stock, stock_done))}"]
+             "--guest", f"{labels[0]}={h.write(guest_log(patched, patched_done))}",
+             "--guest", f"{labels[1]}={h.write(guest_log(stock, stock_done))}"]
     return h.py("parse-results.py", *args)
 
 
@@ -132,6 +132,18 @@ def test_parse_results(h):
     last = out.strip().splitlines()[-1] if out.strip() else ""
     h.check(rc == 0 and last == "5 passed, 0 failed, 4 skipped",
             "parse-results passes a good run: \"5 passed, 0 failed, 4 skipped\"", out)
+
+    # guests of one kernel version ("patched-7.3"): the generic entries
+    # apply to them, and so do those of their version, not another's
+    versioned = MANIFEST.replace("stock   alpha global.a2", "stock-7.3 alpha global.a2")
+    rc, out = parse_results(h, manifest=versioned, labels=("patched-7.3", "stock-7.3"))
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    h.check(rc == 0 and last == "5 passed, 0 failed, 4 skipped",
+            "parse-results applies generic and same-version entries to \"patched-7.3\"", out)
+    check_fails(h, "a skip allowed for another kernel version only",
+                parse_results(h, manifest=versioned.replace("stock-7.3", "stock-6.12"),
+                              labels=("patched-7.3", "stock-7.3")),
+                "skip not allowed")
 
     check_fails(h, "a guest log without \"# guest-done\"",
                 parse_results(h, patched_done=None), "guest did not finish")
@@ -378,7 +390,8 @@ def test_expected_suites(h):
         with open(manifest) as f:
             for no, line in enumerate(f, 1):
                 words = line.split("#", 1)[0].split(None, 2)
-                if words and (len(words) != 3 or words[0] not in ("patched", "stock") or
+                if words and (len(words) != 3 or
+                              not re.match(r"^(patched|stock)(-[0-9]+\.[0-9]+)?$", words[0]) or
                               words[1] not in real or "#" not in line):
                     bad.append(f"{manifest}:{no}: {line.strip()}")
     except OSError as e:

@@ -475,6 +475,56 @@ TEST(rw_flags_are_judged_as_pwritev2)
 	unlink(path);
 }
 
+/*
+ * A read with integrity metadata (Linux 6.14 and later: PI attributes, a
+ * second buffer that preadv2 has not) has no twin: refused even when the
+ * filters allow preadv2 whatever its arguments, where READV is allowed by
+ * number before prep.
+ */
+TEST(pi_metadata_has_no_twin)
+{
+#ifdef IORING_RW_ATTR_FLAG_PI
+	char path[256], buf[8] = "XXXX", meta[8] = "";
+	struct iovec iov = { .iov_base = buf, .iov_len = 4 };
+	struct io_uring_attr_pi pi = {
+		.len = sizeof(meta), .addr = (unsigned long)meta,
+	};
+	struct io_uring_sqe *sqe;
+	struct uring r;
+	int fd;
+
+	if (uring_flag_lacking(_metadata))
+		return;
+	fd = content_file("pi", "AAAA", O_RDONLY, path, sizeof(path));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uring_init(&r, 4, 0));
+	ASSERT_EQ(0, load_nr_rule(__NR_getppid, EPERM_ACTION));
+	sqe = uring_sqe(&r);
+	sqe->opcode = IORING_OP_READV;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)&iov;
+	sqe->len = 1;
+	sqe->attr_ptr = (unsigned long)&pi;
+	sqe->attr_type_mask = IORING_RW_ATTR_FLAG_PI;
+	EXPECT_EQ(-EPERM, uring_run(&r));
+	EXPECT_EQ(0, memcmp(buf, "XXXX", 4)) TH_LOG("the read happened");
+
+	/* without the metadata the same read runs */
+	sqe = uring_sqe(&r);
+	sqe->opcode = IORING_OP_READV;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)&iov;
+	sqe->len = 1;
+	EXPECT_EQ(4, uring_run(&r));
+	EXPECT_EQ(0, memcmp(buf, "AAAA", 4));
+	uring_exit(&r);
+	close(fd);
+	unlink(path);
+#else
+	SKIP(return, "no IORING_RW_ATTR_FLAG_PI in this kernel's headers (before 6.14)");
+#endif
+}
+
 static int sndbuf(int fd)
 {
 	int val = -1;

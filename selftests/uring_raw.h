@@ -180,7 +180,14 @@ static inline int uring_run(struct uring *r)
 
 	if (ret < 0)
 		return ret;
-	ret = uring_cqe(r, &cqe);
+	/*
+	 * A zero-copy send posts its buffer notification as a second CQE
+	 * (IORING_CQE_F_NOTIF), on 7.3 even when the send failed: it is not
+	 * the result, and may come before or after it.
+	 */
+	do {
+		ret = uring_cqe(r, &cqe);
+	} while (!ret && (cqe.flags & IORING_CQE_F_NOTIF));
 	return ret < 0 ? ret : cqe.res;
 }
 
