@@ -11,8 +11,12 @@
 #   wall    an ordinary TCG guest: fio once per configuration, the noisy
 #           wall-clock sanity column
 # then writes bench/results/: micro.csv, growth.csv, fio.csv, report.md
-# (every target with its measured value) and fio.png, growth.png
-# (gnuplot). Fails if a measurement failed or two passes disagree.
+# (every target with its measured value), fio.png, growth.png (gnuplot),
+# and, on a kernel with io_uring's own BPF filters (7.0 and later),
+# side-by-side.md, side-by-side.csv (bench/side_by_side.py: the same
+# policies as opted-in seccomp filters and as those filters, targets T1
+# and T2, the capabilities table). Fails if a measurement failed or two
+# passes disagree.
 # For development: BENCH_STOCK_KERNEL and BENCH_PATCHED_KERNEL (both)
 # name kernel directories (bzImage, usr/include, commit) to use instead
 # of building; BENCH_WALL=0 skips the wall-clock boots.
@@ -81,6 +85,16 @@ python3 "$bench/report.py" --patched "$run/patched-icount.log" --stock "$run/sto
 	"${wall[@]}" "${took[@]}" --commit "$(cat "${kernel[patched]}/commit")" \
 	--out "$bench/results" || rc=$?
 (cd "$bench/results" && gnuplot "$bench/plot.gp")
+# (side_by_side runs only where io_uring has its BPF filters, 7.0+)
+side=0 side_rc=0
+[[ -f "${kernel[patched]}/usr/include/linux/io_uring/bpf_filter.h" ]] && side=1
+if ((side)); then
+	python3 "$bench/side_by_side.py" --patched "$run/patched-icount.log" \
+		--stock "$run/stock-icount.log" --commit "$(cat "${kernel[patched]}/commit")" \
+		--out "$bench/results" || side_rc=$?
+fi
 log "results in $bench/results (logs in $run; took $((SECONDS - start)) s)"
 cat "$bench/results/report.md"
+((side)) && sed -n '/^## Targets/,/^## Policy A/p' "$bench/results/side-by-side.md"
 ((rc == 0)) || die "a measurement failed its self-check (see report.md)"
+((side_rc == 0)) || die "a side-by-side figure or check failed its self-check (see side-by-side.md)"

@@ -26,8 +26,8 @@ for f in "$suites_dir"/*.sh; do
 			for src in "$selftests_dir"/*.c; do
 				[[ -f "$src" ]] || die "no selftests in $selftests_dir"
 				src="${src##*/}"
-				# a suite of its own, run last (85-uring-force.sh)
-				[[ "$src" == seccomp_uring_force.c ]] && continue
+				# suites of their own, run last (85-uring-force.sh)
+				[[ "$src" == seccomp_uring_force*.c ]] && continue
 				echo "selftests/${src%.c}"
 			done
 			;;

@@ -39,8 +39,15 @@ PATCH_DIR="$CONF_DIR/$KERNEL"
 JOBS="$(nproc)"
 
 export LC_ALL=C
-export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-uring-seccomp}"
-export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-uring-seccomp@localhost}"
+# Who writes and signs off the patches: the one line "Name <email>" of
+# kernel-patches/identity, the one place a maintainer changes it before
+# posting. scripts/check-series.sh holds every patch to it.
+IDENTITY="$(grep -v '^#' "$CONF_DIR/identity" 2>/dev/null | grep -m1 . || true)"
+[[ "$IDENTITY" =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]] ||
+	{ echo "error: $CONF_DIR/identity must hold one line \"Name <email>\"" >&2; exit 1; }
+export GIT_AUTHOR_NAME="${IDENTITY% <*}"
+GIT_AUTHOR_EMAIL="${IDENTITY##*<}"
+export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL%>}"
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME"
 export GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 
@@ -51,6 +58,45 @@ die() {
 
 log() {
 	echo "==> $(date +%T) $*" >&2
+}
+
+# The series of PATCH_DIR, in the order they apply, one directory a
+# line: its numbered subdirectories (7.3: 1-uring/, 2-cache/, 3-ext/,
+# each a series a maintainer takes on its own, with its cover letter and
+# its selftests), or PATCH_DIR itself when it holds one series (6.12).
+series_dirs() {
+	local d found=0
+	for d in "$PATCH_DIR"/[0-9]-*/; do
+		[[ -d "$d" ]] || continue
+		found=1
+		echo "${d%/}"
+	done
+	((found)) || echo "$PATCH_DIR"
+}
+
+# Writes PATCH_DIR/series from the patch files: each series' NNNN-*.patch
+# but its cover letter, series by series.
+write_series() {
+	local d rel
+	{
+		echo "# uring-seccomp series, applied in this order by scripts/kernel-tree.sh"
+		while read -r d; do
+			rel="${d#"$PATCH_DIR"}"
+			rel="${rel#/}"
+			find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -printf '%f\n' |
+				sort | sed "s|^|${rel:+$rel/}|"
+		done < <(series_dirs)
+	} >"$PATCH_DIR/series"
+}
+
+# Fills the caller's arrays "entries" (series_patches) and "commits" (the
+# commits of branch patched of the kernel tree, one a patch, in order).
+# shellcheck disable=SC2034 # the arrays are the caller's
+series_commits() {
+	mapfile -t entries < <(series_patches)
+	mapfile -t commits < <(tree_git rev-list --reverse base..patched)
+	((${#entries[@]} == ${#commits[@]})) ||
+		die "branch patched has ${#commits[@]} commits, the series file ${#entries[@]} patches"
 }
 
 # The patch files of the series, in series order.

@@ -68,7 +68,7 @@ if ((primary)); then
 fi
 {
 	echo "TAP version 13"
-	echo "1..3"
+	echo "1..4"
 	if cmp -s "$REPO_DIR/include/linux/seccomp.h" "${kernel[patched]}/usr/include/linux/seccomp.h"; then
 		echo "ok 1 include/linux/seccomp.h is the patched kernel's UAPI header"
 	else
@@ -76,19 +76,25 @@ fi
 		echo "not ok 1 include/linux/seccomp.h is the patched kernel's UAPI header"
 	fi
 	if out="$("$scripts/gen-selftest-patch.sh" --check 2>&1)"; then
-		echo "ok 2 the series' selftests patch is generated from selftests/"
+		echo "ok 2 the series' selftests patches are generated from selftests/"
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "not ok 2 the series' selftests patch is generated from selftests/"
+		echo "not ok 2 the series' selftests patches are generated from selftests/"
+	fi
+	if out="$("$scripts/gen-cover-letters.sh" --check 2>&1)"; then
+		echo "ok 3 the series' cover letters list its patches (gen-cover-letters.sh)"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		echo "not ok 3 the series' cover letters list its patches (gen-cover-letters.sh)"
 	fi
 	# a git child left running by the builds (a detached "gc --auto")
 	# would keep the tree lock and stall the next build for minutes
 	holders="$(lock_holders git)"
 	if [[ -z "$holders" ]]; then
-		echo "ok 3 no git process holds the kernel tree lock after the builds"
+		echo "ok 4 no git process holds the kernel tree lock after the builds"
 	else
 		printf '# %s\n' "$holders"
-		echo "not ok 3 no git process holds the kernel tree lock after the builds"
+		echo "not ok 4 no git process holds the kernel tree lock after the builds"
 	fi
 } >"$run/host.tap"
 # the opcode table of the series' documentation against the series' source

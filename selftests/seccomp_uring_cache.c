@@ -3,7 +3,7 @@
  * The seccomp action cache (allow bitmap and constant-verdict tables)
  * must never change a verdict. Each test runs every io_uring opcode, and
  * a few twin syscalls, under one set of filters twice: once with
- * kernel.seccomp.fastpath=1 and once with it 0 (every filter run), each
+ * kernel.seccomp.action_cache=1 and once with it 0 (every filter run), each
  * time in a fresh child, and compares what each operation completed with
  * (CQE res or syscall return, SIGSYS seen, the child's fate).
  *
@@ -16,8 +16,8 @@
  * exactly one SIGSYS (and any other verdict none).
  *
  * kernel.seccomp.uring_force is never written here: once set it stays set
- * until reboot, so the forced cases are in seccomp_uring_force.c, which
- * runs last. These tests expect it unset.
+ * until reboot, so the forced cases are in seccomp_uring_force_cache.c,
+ * which runs last. These tests expect it unset.
  *
  * Every operation gets harmless arguments: fd -1 and pointers to paths
  * under /nonexistent, so that nothing runs that changes state. The hook
@@ -42,6 +42,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <linux/audit.h>
@@ -51,7 +52,9 @@
 
 #include "../kselftest_harness.h"
 #include "uring_expect.h"
+#include "uring_filter.h"
 #include "uring_raw.h"
+#include "uring_stopped.h"
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH	AUDIT_ARCH_X86_64
@@ -59,7 +62,11 @@
 #define NATIVE_ARCH	AUDIT_ARCH_AARCH64
 #endif
 
-#define FASTPATH_SYSCTL	"/proc/sys/kernel/seccomp/fastpath"
+#define CACHE_SYSCTL	"/proc/sys/kernel/seccomp/action_cache"
+/* as the kernel's own seccomp_bpf test defines it */
+#if !defined(__NR_uretprobe) && defined(__x86_64__)
+#define __NR_uretprobe	335
+#endif
 #define NOPATH		"/nonexistent/seccomp-uring-cache"
 /*
  * How many opcodes at least reach the filters with one of the shapes
@@ -381,14 +388,14 @@ static void run_child(const struct filter_set *set, struct outcome *out)
 	_exit(0);
 }
 
-static int run_set(const struct filter_set *set, int fastpath,
+static int run_set(const struct filter_set *set, int cache_on,
 		   struct outcome *out)
 {
 	pid_t pid;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = write_sysctl(FASTPATH_SYSCTL, fastpath);
+	ret = write_sysctl(CACHE_SYSCTL, cache_on);
 	if (ret)
 		return ret;
 	pid = fork();
@@ -527,12 +534,12 @@ static void check_set(struct __test_metadata *_metadata,
 	struct outcome *on, *off;
 	int i, reached, diffs = 0, trap_checks;
 
-	if (access(FASTPATH_SYSCTL, W_OK)) {
+	if (access(CACHE_SYSCTL, W_OK)) {
 		uring_feature_missing(_metadata, errno, ENOENT,
-				      "no " FASTPATH_SYSCTL);
+				      "no " CACHE_SYSCTL);
 		return;
 	}
-	uring_feature_present(_metadata, "there is " FASTPATH_SYSCTL);
+	uring_feature_present(_metadata, "there is " CACHE_SYSCTL);
 	reached = probe_shapes();
 	ASSERT_LE(MIN_REACHED, reached);
 	on = mmap(NULL, 2 * sizeof(*on), PROT_READ | PROT_WRITE,
@@ -541,7 +548,7 @@ static void check_set(struct __test_metadata *_metadata,
 	off = on + 1;
 	ASSERT_EQ(0, run_set(set, 1, on));
 	ASSERT_EQ(0, run_set(set, 0, off));
-	ASSERT_EQ(0, write_sysctl(FASTPATH_SYSCTL, 1));
+	ASSERT_EQ(0, write_sysctl(CACHE_SYSCTL, 1));
 
 	for (i = 0; i < IORING_OP_LAST; i++) {
 		if (on->res[i] == off->res[i] && on->traps[i] == off->traps[i])
@@ -719,7 +726,7 @@ TEST(cache_keeps_kill_verdicts)
 
 /*
  * The tests above compare the cache on and off; they would prove nothing
- * if kernel.seccomp.fastpath=0 left the cache on. No verdict can show
+ * if kernel.seccomp.action_cache=0 left the cache on. No verdict can show
  * it (the cache is built to give the filters' verdicts), so this test
  * measures the one thing it changes: whether the BPF programs run. Two
  * stacked filters each walk BUSY_INSNS jumps for every syscall before
@@ -816,7 +823,7 @@ static long long min_time(long long a, long long b)
 	return a < 0 || b < 0 ? -1 : a < b ? a : b;
 }
 
-TEST(fastpath_off_runs_the_filters)
+TEST(action_cache_off_runs_the_filters)
 {
 	struct sock_filter *insns;
 	struct sock_fprog prog;
@@ -827,13 +834,13 @@ TEST(fastpath_off_runs_the_filters)
 	int i, on, fd;
 
 	/* opened first: the sysctl is flipped under the filters */
-	fd = open(FASTPATH_SYSCTL, O_WRONLY);
+	fd = open(CACHE_SYSCTL, O_WRONLY);
 	if (fd < 0) {
 		uring_feature_missing(_metadata, errno, ENOENT,
-				      "no " FASTPATH_SYSCTL);
+				      "no " CACHE_SYSCTL);
 		return;
 	}
-	uring_feature_present(_metadata, "there is " FASTPATH_SYSCTL);
+	uring_feature_present(_metadata, "there is " CACHE_SYSCTL);
 	insns = calloc(BUSY_INSNS + 8, sizeof(*insns));
 	ASSERT_NE(NULL, insns);
 	prog.filter = insns;
@@ -863,6 +870,104 @@ TEST(fastpath_off_runs_the_filters)
 	/* a time shorter than the clock's resolution may read 0 */
 	EXPECT_LE(MIN_RATIO * (sys[1] + res), sys[0]);
 	EXPECT_LE(MIN_RATIO * (sqe[1] + res), sqe[0]);
+}
+
+/*
+ * /proc/PID/seccomp_cache (CONFIG_SECCOMP_CACHE_DEBUG) shows the tables
+ * the io_uring fast path answers from: getpid always allowed for SQEs,
+ * mkdirat with the constant ERRNO(EACCES) on both paths.
+ */
+TEST(cache_debug_shows_the_uring_tables)
+{
+	struct sock_filter insns[NR_FILTER_MAX];
+	char want[4][96], line[128], path[64];
+	int found[4] = { 0 };
+	struct utsname u;
+	unsigned short len;
+	FILE *f;
+	int i;
+	pid_t pid;
+
+	if (!uring_flag_known()) {
+		uring_feature_missing(_metadata, errno, EINVAL,
+				      "SECCOMP_FILTER_FLAG_URING is refused");
+		return;
+	}
+	ASSERT_EQ(0, uname(&u));
+	snprintf(want[0], sizeof(want[0]), "%s-uring %d ALLOW\n", u.machine,
+		 __NR_getpid);
+	snprintf(want[1], sizeof(want[1]), "%s-uring %d FILTER\n", u.machine,
+		 __NR_mkdirat);
+	snprintf(want[2], sizeof(want[2]), "%s-uring-const %d 0x%08x\n",
+		 u.machine, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	snprintf(want[3], sizeof(want[3]), "%s-const %d 0x%08x\n", u.machine,
+		 __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	len = nr_action_filter(insns, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
+	pid = filtered_stopped(insns, len, SECCOMP_FILTER_FLAG_URING, false);
+	ASSERT_LT(0, pid) TH_LOG("the filtered child did not stop");
+	snprintf(path, sizeof(path), "/proc/%d/seccomp_cache", pid);
+	f = fopen(path, "r");
+	if (!f)
+		reap(pid);
+	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		for (i = 0; i < 4; i++)
+			found[i] |= !strcmp(line, want[i]);
+	}
+	fclose(f);
+	reap(pid);
+	for (i = 0; i < 4; i++)
+		EXPECT_TRUE(found[i]) TH_LOG("no line %s", want[i]);
+}
+
+/*
+ * A filter must never refuse uretprobe: the kernel's uretprobe trampoline
+ * calls it, and the probed function would crash. seccomp's exception for
+ * it is held in the action cache (the emulation allows it); turning the
+ * cache off must keep it. The call made here, outside the trampoline,
+ * gets SIGILL once seccomp lets it run (-ENOSYS without CONFIG_UPROBES);
+ * the filter would have completed it with errno 1000.
+ */
+TEST(action_cache_off_keeps_the_uretprobe_exception)
+{
+#ifndef __NR_uretprobe
+	SKIP(return, "no uretprobe system call on this architecture");
+#else
+	int on, status;
+	pid_t pid;
+
+	if (access(CACHE_SYSCTL, W_OK)) {
+		uring_feature_missing(_metadata, errno, ENOENT,
+				      "no " CACHE_SYSCTL);
+		return;
+	}
+	uring_feature_present(_metadata, "there is " CACHE_SYSCTL);
+	for (on = 1; on >= 0; on--) {
+		if (write_sysctl(CACHE_SYSCTL, on))
+			break;
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			long ret;
+
+			if (load_nr_action(__NR_uretprobe,
+					   SECCOMP_RET_ERRNO | 1000, 0) < 0)
+				_exit(2);
+			ret = syscall(__NR_uretprobe);
+			_exit(ret == -1 && errno == 1000 ? 10 : 0);
+		}
+		EXPECT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE((WIFSIGNALED(status) && WTERMSIG(status) == SIGILL) ||
+			    (WIFEXITED(status) && WEXITSTATUS(status) == 0))
+			TH_LOG("action_cache %d: wait status %#x (exit 10: the filter refused it)",
+			       on, status);
+	}
+	/* the loop ran to its end: every write and fork above worked */
+	EXPECT_EQ(-1, on) TH_LOG("stopped at action_cache %d", on);
+	/* the cache back on, whatever happened above */
+	EXPECT_EQ(0, write_sysctl(CACHE_SYSCTL, 1));
+#endif
 }
 
 TEST_HARNESS_MAIN

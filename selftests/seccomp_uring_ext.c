@@ -27,6 +27,7 @@
 #include <netinet/in.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -35,6 +36,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/openat2.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/seccomp.h>
 
@@ -42,6 +44,7 @@
 #include "uring_expect.h"
 #include "uring_paths.h"
 #include "uring_raw.h"
+#include "uring_stopped.h"
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH	AUDIT_ARCH_X86_64
@@ -498,6 +501,86 @@ TEST(openat2_needs_resolve_beneath)
 	EXPECT_TRUE(exists(allowed));
 	close(res);
 	close(tmp);
+}
+
+/*
+ * OPENAT2's extension area shows open_how.flags as the caller gave them,
+ * without the O_LARGEFILE the kernel adds, on both paths: a filter that
+ * allows exactly O_RDONLY | O_CLOEXEC, with the struct shown, lets both
+ * opens run (and refuses a struct it is not shown, or other flags).
+ */
+TEST(openat2_area_shows_the_callers_flags)
+{
+	struct sock_filter insns[] = {
+		LD(offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat2, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LD(EXT(flags)),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SECCOMP_EXT_STRUCT, 0, 3),
+		LD(EXT_DATA(struct open_how, flags) + LO),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_RDONLY | O_CLOEXEC, 0, 1),
+		RET(SECCOMP_RET_ALLOW),
+		RET(SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC };
+	const char *path = existing_file();
+	struct uring r;
+	long res;
+
+	if (ext_lacking(_metadata))
+		return;
+	ASSERT_EQ(0, uring_init(&r, 4, 0));
+	ASSERT_EQ(0, load(insns, ARRAY_SIZE(insns), FLAGS));
+	res = sys_openat2(path, &how, sizeof(how));
+	EXPECT_EQ(0, res) TH_LOG("the system call: %s", strerror(-res));
+	prep_openat2(&r, AT_FDCWD, path, &how);
+	res = uring_run(&r);
+	EXPECT_LE(0, res) TH_LOG("OPENAT2: %s", strerror(-res));
+	if (res >= 0)
+		close(res);
+	/* and the filter does refuse other flags */
+	how.flags = O_RDONLY;
+	EXPECT_EQ(-EPERM, sys_openat2(path, &how, sizeof(how)));
+	prep_openat2(&r, AT_FDCWD, path, &how);
+	EXPECT_EQ(-EPERM, uring_run(&r));
+	uring_exit(&r);
+}
+
+/*
+ * Checkpoint/restore reads a filter's flags back with ptrace:
+ * PTRACE_SECCOMP_GET_METADATA reports SECCOMP_FILTER_FLAG_EXT_ARGS, so a
+ * restored filter keeps its loads past struct seccomp_data (which the
+ * kernel refuses without the flag). The test process is the tracer and
+ * must stay unfiltered (seccomp_get_metadata() refuses a filtered one),
+ * so the flag is probed without loading anything.
+ */
+TEST(metadata_reports_ext_args)
+{
+	struct sock_filter insns[] = {
+		LD(EXT(flags)),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct seccomp_metadata md = { .filter_off = 0 };
+	long n;
+	pid_t pid;
+
+	/* a kernel that knows the flags faults on the NULL program */
+	if (!syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, FLAGS, NULL) ||
+	    errno != EFAULT) {
+		uring_feature_missing(_metadata, errno, EINVAL,
+				      "SECCOMP_FILTER_FLAG_EXT_ARGS is refused");
+		return;
+	}
+	uring_feature_present(_metadata, "SECCOMP_FILTER_FLAG_EXT_ARGS is accepted");
+	pid = filtered_stopped(insns, ARRAY_SIZE(insns), FLAGS, true);
+	ASSERT_LT(0, pid) TH_LOG("the filtered child did not stop");
+	n = ptrace(PTRACE_SECCOMP_GET_METADATA, pid, sizeof(md), &md);
+	reap(pid);
+	ASSERT_EQ((long)sizeof(md), n) TH_LOG("GET_METADATA: %s", strerror(errno));
+	EXPECT_EQ(FLAGS, md.flags & FLAGS)
+		TH_LOG("metadata flags %#llx", (unsigned long long)md.flags);
+	EXPECT_EQ(-EINVAL, load(insns, ARRAY_SIZE(insns),
+				md.flags & ~SECCOMP_FILTER_FLAG_EXT_ARGS));
 }
 
 TEST(unknown_trailing_fields_are_refused_with_zero_offset)

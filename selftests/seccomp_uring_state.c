@@ -2,9 +2,8 @@
 /*
  * What becomes of a filter's hold on io_uring operations over the life of
  * the tasks involved: a kill verdict on a SQPOLL ring, the ring's creator
- * exiting or calling execve(), checkpoint/restore reading the filter's
- * flags back, and the action cache tables CONFIG_SECCOMP_CACHE_DEBUG
- * shows.
+ * exiting or calling execve(), and checkpoint/restore reading the
+ * filter's flags back.
  *
  * Each test runs its filters in children; the test process itself stays
  * unfiltered so it can check what happened.
@@ -27,7 +26,6 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/ptrace.h>
 #include <linux/seccomp.h>
@@ -38,6 +36,7 @@
 #include "uring_filter.h"
 #include "uring_paths.h"
 #include "uring_raw.h"
+#include "uring_stopped.h"
 
 /* SQEs queued behind the one a filter kills */
 #define BEHIND	8
@@ -801,50 +800,13 @@ TEST(sqpoll_ring_keeps_the_filter_its_creator_loaded_after_it)
 }
 
 /*
- * filtered_stopped - a child that loads @insns with @flags and stops
- * @traced: the child asks to be traced by the test (PTRACE_TRACEME) first
- *
- * Returns its pid once it has stopped, or -1 if it did not get there.
- */
-static pid_t filtered_stopped(struct sock_filter *insns, unsigned short len,
-			      unsigned int flags, bool traced)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (traced && ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(2);
-		if (load_insns(insns, len, flags) < 0)
-			_exit(2);
-		raise(SIGSTOP);
-		for (;;)
-			pause();
-	}
-	if (pid < 0 || waitpid(pid, &status, WUNTRACED) != pid)
-		return -1;
-	if (!WIFSTOPPED(status))
-		return -1;
-	return pid;
-}
-
-static void reap(pid_t pid)
-{
-	int status;
-
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-}
-
-/*
  * Checkpoint/restore reads a filter and its flags with ptrace and loads
  * them again: a filter restored that way still judges SQEs.
  */
 TEST(restored_filter_keeps_judging_sqes)
 {
 	struct sock_filter insns[NR_FILTER_MAX], got[NR_FILTER_MAX];
-	unsigned int flags = SECCOMP_FILTER_FLAG_URING |
-			     SECCOMP_FILTER_FLAG_EXT_ARGS;
+	unsigned int flags = SECCOMP_FILTER_FLAG_URING;
 	struct seccomp_metadata md = { .filter_off = 0 };
 	const char *dir = tpath("restored_dir");
 	unsigned short len;
@@ -885,51 +847,6 @@ TEST(restored_filter_keeps_judging_sqes)
 		TH_LOG("restored filter: wait status %#x", status);
 	EXPECT_FALSE(exists(dir)) TH_LOG("the restored filter let MKDIRAT run");
 	rmdir(dir);
-}
-
-/*
- * /proc/PID/seccomp_cache (CONFIG_SECCOMP_CACHE_DEBUG) shows the tables
- * the io_uring fast path answers from: getpid always allowed for SQEs,
- * mkdirat with the constant ERRNO(EACCES) on both paths.
- */
-TEST(cache_debug_shows_the_uring_tables)
-{
-	struct sock_filter insns[NR_FILTER_MAX];
-	char want[4][96], line[128], path[64];
-	int found[4] = { 0 };
-	struct utsname u;
-	unsigned short len;
-	FILE *f;
-	int i;
-	pid_t pid;
-
-	if (flag_lacking(_metadata))
-		return;
-	ASSERT_EQ(0, uname(&u));
-	snprintf(want[0], sizeof(want[0]), "%s-uring %d ALLOW\n", u.machine,
-		 __NR_getpid);
-	snprintf(want[1], sizeof(want[1]), "%s-uring %d FILTER\n", u.machine,
-		 __NR_mkdirat);
-	snprintf(want[2], sizeof(want[2]), "%s-uring-const %d 0x%08x\n",
-		 u.machine, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
-	snprintf(want[3], sizeof(want[3]), "%s-const %d 0x%08x\n", u.machine,
-		 __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
-	len = nr_action_filter(insns, __NR_mkdirat, SECCOMP_RET_ERRNO | EACCES);
-	pid = filtered_stopped(insns, len, SECCOMP_FILTER_FLAG_URING, false);
-	ASSERT_LT(0, pid) TH_LOG("the filtered child did not stop");
-	snprintf(path, sizeof(path), "/proc/%d/seccomp_cache", pid);
-	f = fopen(path, "r");
-	if (!f)
-		reap(pid);
-	ASSERT_NE(NULL, f) TH_LOG("%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		for (i = 0; i < 4; i++)
-			found[i] |= !strcmp(line, want[i]);
-	}
-	fclose(f);
-	reap(pid);
-	for (i = 0; i < 4; i++)
-		EXPECT_TRUE(found[i]) TH_LOG("no line %s", want[i]);
 }
 
 TEST_HARNESS_MAIN

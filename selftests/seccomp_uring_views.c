@@ -59,14 +59,10 @@
 #define SECCOMP_URING_FIXED_FILE	0x80000000U
 #endif
 
-/* the extension area's data, and open_how.flags in it, follow seccomp_data */
-#define EXT_DATA_OFF	(sizeof(struct seccomp_data) + 32)
-
 /*
  * struct rule - "@action for syscall @nr, allow everything else"; with
  * @arg >= 0 only when the low 32 bits of args[@arg], masked with @mask,
- * equal @val (or differ from it, with @differs). @off, when non-zero,
- * is loaded instead of args[@arg] (the extension area).
+ * equal @val (or differ from it, with @differs).
  */
 struct rule {
 	int nr;
@@ -74,7 +70,6 @@ struct rule {
 	__u32 mask;
 	__u32 val;
 	bool differs;
-	__u32 off;
 	__u32 action;
 };
 
@@ -94,7 +89,7 @@ static int load_rule(const struct rule *r, unsigned int flags)
 	struct sock_filter insns[16];
 	struct sock_fprog prog = { .filter = insns };
 	unsigned short n = 0;
-	bool cond = r->arg >= 0 || r->off;
+	bool cond = r->arg >= 0;
 
 #ifdef NATIVE_ARCH
 	insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -110,7 +105,7 @@ static int load_rule(const struct rule *r, unsigned int flags)
 						  r->nr, 0, cond ? 4 : 1);
 	if (cond) {
 		insns[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W |
-				BPF_ABS, r->off ? r->off : ARG_LO(r->arg));
+				BPF_ABS, ARG_LO(r->arg));
 		insns[n++] = (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND |
 							  BPF_K, r->mask);
 		insns[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
@@ -719,42 +714,6 @@ TEST(send_flags_are_shown_as_given)
 	uring_exit(&r);
 	close(sv[0]);
 	close(sv[1]);
-}
-
-/*
- * OPENAT2's extension area shows open_how.flags as the caller gave them,
- * without the O_LARGEFILE the kernel adds, like the system call's.
- */
-TEST(openat2_extension_area_shows_the_callers_flags)
-{
-	struct rule exact_flags = {
-		.nr = __NR_openat2, .mask = ~0U, .val = O_RDONLY,
-		.differs = true, .off = EXT_DATA_OFF,
-		.action = EPERM_ACTION,
-	};
-	struct open_how how = { .flags = O_RDONLY };
-	struct io_uring_sqe *sqe;
-	struct uring r;
-	int res;
-
-	if (uring_flag_lacking(_metadata))
-		return;
-	ASSERT_EQ(0, uring_init(&r, 4, 0));
-	ASSERT_EQ(0, load_rule(&exact_flags, SECCOMP_FILTER_FLAG_EXT_ARGS));
-	res = syscall(__NR_openat2, AT_FDCWD, "/dev/null", &how, sizeof(how));
-	ASSERT_LE(0, res) TH_LOG("the system call: %s", strerror(errno));
-	close(res);
-	sqe = uring_sqe(&r);
-	sqe->opcode = IORING_OP_OPENAT2;
-	sqe->fd = AT_FDCWD;
-	sqe->addr = (unsigned long)"/dev/null";
-	sqe->addr2 = (unsigned long)&how;
-	sqe->len = sizeof(how);
-	res = uring_run(&r);
-	EXPECT_LE(0, res) TH_LOG("OPENAT2: %s", strerror(-res));
-	if (res >= 0)
-		close(res);
-	uring_exit(&r);
 }
 
 /*

@@ -2,8 +2,8 @@
 /*
  * Skip or fail when the kernel lacks a feature of these tests.
  *
- * A kernel without SECCOMP_FILTER_FLAG_URING or SECCOMP_FILTER_FLAG_EXT_ARGS
- * refuses them with EINVAL, and the tests skip (or show the bypass
+ * A kernel without a filter flag these tests use (SECCOMP_FILTER_FLAG_URING,
+ * ...) refuses it with EINVAL, and the tests skip (or show the bypass
  * instead). That is right when they are run by hand on any kernel, but
  * a harness that booted a kernel with the features knows better: there
  * a refused flag means a feature was lost, and a skip would hide it.

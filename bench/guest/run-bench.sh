@@ -5,11 +5,13 @@
 # (uring_seccomp.bench=icount|wall):
 #   icount  the guest runs under -icount shift=0 (its clock counts guest
 #           instructions): uring_bench micro (and growth on patched),
+#           side_by_side's checks (once) and SQE loops (7.0 and later),
 #           then fio, every configuration twice (pass 1 and 2)
 #   wall    an ordinary TCG guest: fio once per configuration, for the
 #           noisy wall-clock column
 # Prints one line a measurement, read by bench/report.py:
 #   MICRO/GROWTH lines from uring_bench,
+#   CHECK/CACHE/SIDE lines from side_by_side (read by bench/side_by_side.py),
 #   FIO <config> <iodepth> <pass> <iops> <runtime ms>  (icount)
 #   WALL <config> <iodepth> <iops>                      (wall)
 KERNEL='' MODE=''
@@ -67,6 +69,12 @@ if [ "$MODE" = icount ]; then
 		for pass in 1 2; do
 			"$bin/uring_bench" growth "$pass" || status=1
 		done
+	fi
+	# built only against a kernel with io_uring's BPF filters (7.0+)
+	if [ -x "$bin/side_by_side" ]; then
+		# (its two passes of each figure in one run, see run_all())
+		"$bin/side_by_side" checks "$KERNEL" || status=1
+		"$bin/side_by_side" run "$KERNEL" || status=1
 	fi
 	# 0.5 s of guest time: 5 * 10^8 instructions
 	export RUNTIME=500ms RAMP=100ms

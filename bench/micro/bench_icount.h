@@ -32,4 +32,25 @@ struct bench_result {
  */
 int bench_measure(enum bench_path path, enum bench_op op, bool denied,
 		  struct bench_result *res);
+
+/*
+ * bench_round_fn - one round of @count operations (0 or BENCH_BATCH) of
+ * whatever @arg describes. Returns how many results were not the
+ * expected ones.
+ */
+typedef int (*bench_round_fn)(void *arg, int count);
+
+/*
+ * bench_settle_fn - undo, outside the measured loops, what rounds of
+ * whatever @arg describes left behind (close the fds they made, say).
+ */
+typedef void (*bench_settle_fn)(void *arg);
+
+/*
+ * bench_measure_round - bench_measure() for any operation: @round, with
+ * @arg, runs one round of it; @settle (or NULL) is called after each
+ * timed loop, outside it.
+ */
+int bench_measure_round(bench_round_fn round, bench_settle_fn settle,
+			void *arg, struct bench_result *res);
 #endif

@@ -6,16 +6,22 @@
 # under -icount with the tb_counts plugin, running prof_loop CONFIG OP
 # PATH (see prof_loop.c) for ROUNDS (default 200) and 2 * ROUNDS rounds
 # of 32 operations, and prints what fold.py makes of the difference:
-# instructions per operation and function. The plugin is built against
-# the qemu-plugin.h of Debian's qemu source package (fetched once into
-# $CACHE_DIR/qemu-src, see apt_source_download in scripts/lib.sh).
+# instructions per operation and function. PATH "side" profiles a cell
+# of the side-by-side benchmark instead: side_by_side loop CONFIG OP
+# (CONFIG and OP as in bench/micro/side_by_side.c, e.g. sec_a socket);
+# its SQEs' fds are closed every 256 rounds, so close(2) is in the
+# profile too. The plugin is built against the qemu-plugin.h of Debian's
+# qemu source package (fetched once into $CACHE_DIR/qemu-src, see
+# apt_source_download in scripts/lib.sh).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/../../scripts/lib.sh"
 
 kdir="${1:-}" config="${2:-}" op="${3:-}" path="${4:-}" rounds="${5:-200}"
 [[ -f "$kdir/bzImage" && -f "$kdir/vmlinux" && -n "$path" && "$rounds" =~ ^[0-9]+$ ]] ||
-	die "usage: $0 KERNEL_DIR CONFIG OP syscall|uring [ROUNDS]"
+	die "usage: $0 KERNEL_DIR CONFIG OP syscall|uring|side [ROUNDS]"
+prog=(prof_loop "$config" "$op" "$path")
+[[ "$path" == side ]] && prog=(side_by_side loop "$config" "$op")
 here="$REPO_DIR/bench/profile"
 
 # qemu-plugin.h of the QEMU that runs the guest
@@ -42,7 +48,7 @@ nullb=(null_blk.nr_devices=1 null_blk.irqmode=0 null_blk.memory_backed=0)
 for n in "$rounds" "$((2 * rounds))"; do
 	cat >"$run/prof.sh" <<-SCRIPT
 		#!/bin/sh
-		/tests/bin/prof_loop $config $op $path $n
+		/tests/bin/${prog[*]} $n
 	SCRIPT
 	chmod +x "$run/prof.sh"
 	"$REPO_DIR/scripts/make-initramfs.sh" "$run/bin" "$run/prof-$n.cpio.gz" "$run/prof.sh"

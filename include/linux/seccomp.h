@@ -26,9 +26,9 @@
 /* Received notifications wait in killable state (only respond to fatal signals) */
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV	(1UL << 5)
 /* The filter also judges io_uring operations, seen as their twin syscalls */
-#define SECCOMP_FILTER_FLAG_URING		(1UL << 6)
+#define SECCOMP_FILTER_FLAG_URING		(1UL << 7)
 /* The filter may load from the extension area (struct seccomp_ext) */
-#define SECCOMP_FILTER_FLAG_EXT_ARGS		(1UL << 7)
+#define SECCOMP_FILTER_FLAG_EXT_ARGS		(1UL << 8)
 
 /*
  * All BPF programs must return a 32-bit value.
