@@ -40,10 +40,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <liburing.h>
 #include <linux/seccomp.h>
 
+#include "bench_child.h"
 #include "bench_icount.h"
 #include "side_cache.h"
 #include "side_checks.h"
@@ -194,27 +194,28 @@ static int child(const struct side_config *cfg, enum side_op op, int pass)
 	return 0;
 }
 
+struct run_args {
+	const struct side_config *cfg;
+	enum side_op op;
+	int pass;
+};
+
+static int child_of(void *arg)
+{
+	const struct run_args *a = arg;
+
+	return child(a->cfg, a->op, a->pass);
+}
+
 /* Run child(@cfg, @op, @pass) in a fresh process; 0 if it succeeded */
 static int run(const struct side_config *cfg, enum side_op op, int pass)
 {
-	int status;
-	pid_t pid;
+	struct run_args a = { .cfg = cfg, .op = op, .pass = pass };
+	char what[128];
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return 1;
-	if (pid == 0) {
-		status = child(cfg, op, pass);
-		fflush(stdout);
-		_exit(status);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return 1;
-	if (WIFSIGNALED(status))
-		printf("# side_by_side: %s %s: the child died of signal %d\n",
-		       cfg->name, side_op_name(op), WTERMSIG(status));
-	return !WIFEXITED(status) || WEXITSTATUS(status);
+	snprintf(what, sizeof(what), "side_by_side: %s %s", cfg->name,
+		 side_op_name(op));
+	return bench_in_child(child_of, &a, what);
 }
 
 /*

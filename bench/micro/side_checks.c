@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <liburing.h>
 #include <linux/seccomp.h>
 #include <linux/io_uring/bpf_filter.h>
 
+#include "bench_child.h"
 #include "side_checks.h"
 #include "side_ops.h"
 #include "side_policy.h"
@@ -152,24 +152,23 @@ static bool sec_refusal_continues_batch(void)
 		      "submitted=2");
 }
 
+struct check_arg {
+	bool (*check)(void);
+};
+
+static int check_of(void *arg)
+{
+	const struct check_arg *c = arg;
+
+	return !c->check();
+}
+
 /* Run @check in a fresh child; 0 if it passed */
 static int run(bool (*check)(void))
 {
-	int status;
-	pid_t pid;
+	struct check_arg c = { .check = check };
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return 1;
-	if (pid == 0) {
-		status = !check();
-		fflush(stdout);
-		_exit(status);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return 1;
-	return !WIFEXITED(status) || WEXITSTATUS(status);
+	return bench_in_child(check_of, &c, NULL);
 }
 
 int side_checks(bool stock)

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <linux/seccomp.h>
 
+#include "bench_child.h"
 #include "bench_filter.h"
 #include "bench_icount.h"
 #include "bench_ops.h"
@@ -123,27 +123,15 @@ static int child(const struct job *j)
 	return failed;
 }
 
+static int child_of(void *arg)
+{
+	return child(arg);
+}
+
 /* Run @j in a fresh child; 0 if it measured what it should. */
 static int run(const struct job *j)
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return 1;
-	if (pid == 0) {
-		status = child(j);
-		fflush(stdout);
-		_exit(status);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return 1;
-	if (WIFSIGNALED(status))
-		printf("# uring_bench: the child died of signal %d\n",
-		       WTERMSIG(status));
-	return !WIFEXITED(status) || WEXITSTATUS(status);
+	return bench_in_child(child_of, (void *)j, "uring_bench");
 }
 
 static int run_micro(const char *kernel, int pass)
