@@ -42,11 +42,13 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 
@@ -968,6 +970,176 @@ TEST(action_cache_off_keeps_the_uretprobe_exception)
 	/* the cache back on, whatever happened above */
 	EXPECT_EQ(0, write_sysctl(CACHE_SYSCTL, 1));
 #endif
+}
+
+/*
+ * Prep chooses the twin of a READ, a WRITE or an FSYNC among a few (an
+ * offset of -1 reads at the file position, rw_flags make it preadv2,
+ * IORING_FSYNC_DATASYNC fdatasync), so the cache may allow such an opcode
+ * before prep only when the filters allow every one of those twins
+ * whatever the arguments. With one of them refused for any arguments, the
+ * SQEs that become it are refused, and read, write or change nothing,
+ * and those that become the others run. One variant for each twin
+ * refused.
+ */
+#define TWIN_ERRNO	1234
+
+static const struct twin_shape {
+	int op;
+	int nr;
+	__u64 off;
+	int flags;	/* rw_flags, or fsync_flags */
+} twin_shapes[] = {
+	{ IORING_OP_READ, __NR_read, (__u64)-1, 0 },
+	{ IORING_OP_READ, __NR_pread64, 0, 0 },
+	{ IORING_OP_READ, __NR_preadv2, 0, RWF_DSYNC },
+	{ IORING_OP_WRITE, __NR_write, (__u64)-1, 0 },
+	{ IORING_OP_WRITE, __NR_pwrite64, 0, 0 },
+	{ IORING_OP_WRITE, __NR_pwritev2, 0, RWF_DSYNC },
+	{ IORING_OP_FSYNC, __NR_fsync, 0, 0 },
+	{ IORING_OP_FSYNC, __NR_fdatasync, 0, IORING_FSYNC_DATASYNC },
+};
+
+FIXTURE(twin_set) {
+	char path[64];
+	int fd;
+	struct uring r;
+};
+
+FIXTURE_VARIANT(twin_set) {
+	int op;
+	int refused;
+};
+
+FIXTURE_VARIANT_ADD(twin_set, read_refused) {
+	.op = IORING_OP_READ, .refused = __NR_read,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, pread64_refused) {
+	.op = IORING_OP_READ, .refused = __NR_pread64,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, preadv2_refused) {
+	.op = IORING_OP_READ, .refused = __NR_preadv2,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, write_refused) {
+	.op = IORING_OP_WRITE, .refused = __NR_write,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, pwrite64_refused) {
+	.op = IORING_OP_WRITE, .refused = __NR_pwrite64,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, pwritev2_refused) {
+	.op = IORING_OP_WRITE, .refused = __NR_pwritev2,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, fsync_refused) {
+	.op = IORING_OP_FSYNC, .refused = __NR_fsync,
+};
+
+FIXTURE_VARIANT_ADD(twin_set, fdatasync_refused) {
+	.op = IORING_OP_FSYNC, .refused = __NR_fdatasync,
+};
+
+FIXTURE_SETUP(twin_set)
+{
+	snprintf(self->path, sizeof(self->path), "%s",
+		 "/tmp/seccomp-uring-twin-XXXXXX");
+	self->fd = mkstemp(self->path);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, uring_init(&self->r, 4, 0));
+}
+
+FIXTURE_TEARDOWN(twin_set)
+{
+	uring_exit(&self->r);
+	close(self->fd);
+	unlink(self->path);
+}
+
+/*
+ * "AAAA" from offset 0, the file position at 0; with pwritev and preadv,
+ * which are none of the twins a filter here refuses
+ */
+static int twin_file_reset(int fd)
+{
+	struct iovec iov = { .iov_base = "AAAA", .iov_len = 4 };
+
+	if (pwritev(fd, &iov, 1, 0) != 4 || ftruncate(fd, 4))
+		return -1;
+	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : -1;
+}
+
+static ssize_t twin_file_read(int fd, char *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return preadv(fd, &iov, 1, 0);
+}
+
+TEST_F(twin_set, only_sqes_made_the_refused_twin_are_refused)
+{
+	const struct twin_shape *shape;
+	struct io_uring_sqe *sqe;
+	char buf[8], file[8];
+	int ret, refused = 0;
+	size_t i;
+
+	ret = load_nr_action(variant->refused, SECCOMP_RET_ERRNO | TWIN_ERRNO,
+			     SECCOMP_FILTER_FLAG_URING);
+	if (ret == -EINVAL) {
+		uring_feature_missing(_metadata, EINVAL, EINVAL,
+				      "SECCOMP_FILTER_FLAG_URING is refused");
+		return;
+	}
+	ASSERT_EQ(0, ret);
+	for (i = 0; i < ARRAY_SIZE(twin_shapes); i++) {
+		shape = &twin_shapes[i];
+		if (shape->op != variant->op)
+			continue;
+		ASSERT_EQ(0, twin_file_reset(self->fd));
+		memset(buf, 0, sizeof(buf));
+		sqe = uring_sqe(&self->r);
+		sqe->opcode = shape->op;
+		sqe->fd = self->fd;
+		sqe->off = shape->off;
+		if (shape->op == IORING_OP_FSYNC) {
+			sqe->fsync_flags = shape->flags;
+		} else {
+			sqe->rw_flags = shape->flags;
+			sqe->addr = (unsigned long)(shape->op == IORING_OP_READ ?
+						    buf : "BB");
+			sqe->len = shape->op == IORING_OP_READ ? 4 : 2;
+		}
+		ret = uring_run(&self->r);
+		memset(file, 0, sizeof(file));
+		ASSERT_EQ(4, twin_file_read(self->fd, file, sizeof(file) - 1));
+		if (shape->nr == variant->refused) {
+			refused++;
+			EXPECT_EQ(-TWIN_ERRNO, ret)
+				TH_LOG("twin %d of opcode %d ran", shape->nr,
+				       shape->op);
+			/* nothing was read, nor written */
+			EXPECT_STREQ("", buf);
+			EXPECT_STREQ("AAAA", file);
+			continue;
+		}
+		switch (shape->op) {
+		case IORING_OP_READ:
+			EXPECT_EQ(4, ret) TH_LOG("twin %d", shape->nr);
+			EXPECT_STREQ("AAAA", buf);
+			break;
+		case IORING_OP_WRITE:
+			EXPECT_EQ(2, ret) TH_LOG("twin %d", shape->nr);
+			EXPECT_STREQ("BBAA", file);
+			break;
+		default:
+			EXPECT_EQ(0, ret) TH_LOG("twin %d", shape->nr);
+		}
+	}
+	EXPECT_EQ(1, refused);
 }
 
 TEST_HARNESS_MAIN

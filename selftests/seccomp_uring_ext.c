@@ -441,6 +441,52 @@ TEST(loads_past_the_copied_bytes_read_zero)
 	EXPECT_EQ(PROBE_BASE, errno);
 }
 
+/*
+ * A syscall the action cache has no bit for (a number past the native
+ * table, here) shows an all-zero area too, never what lies past struct
+ * seccomp_data on the kernel stack: which syscalls a filter may read the
+ * area for is known only for native numbers in range. One probe per word
+ * of the area, each for a syscall of its own.
+ */
+#define UNCACHED_NR	2000
+
+/*
+ * A filter that completes syscall @nr with the errno PROBE_BASE if the
+ * word at @off of its input is 0, else PROBE_BASE + 1 (whatever that word
+ * holds); other syscalls run.
+ */
+static int load_zero_probe(int nr, unsigned int off)
+{
+	struct sock_filter insns[] = {
+		LD(offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LD(off),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		RET(SECCOMP_RET_ERRNO | PROBE_BASE),
+		RET(SECCOMP_RET_ERRNO | (PROBE_BASE + 1)),
+	};
+
+	return load(insns, ARRAY_SIZE(insns), FLAGS);
+}
+
+TEST(uncached_syscalls_show_an_all_zero_area)
+{
+	unsigned int i, words = sizeof(struct seccomp_ext) / 4;
+
+	if (ext_lacking(_metadata))
+		return;
+	for (i = 0; i < words; i++)
+		ASSERT_EQ(0, load_zero_probe(UNCACHED_NR + i,
+					     sizeof(struct seccomp_data) + 4 * i));
+	for (i = 0; i < words; i++) {
+		errno = 0;
+		EXPECT_EQ(-1, syscall(UNCACHED_NR + i));
+		EXPECT_EQ(PROBE_BASE, errno)
+			TH_LOG("word %u of the area is not zero", i);
+	}
+}
+
 /* openat2 is allowed only with RESOLVE_BENEATH. */
 static int load_require_beneath(void)
 {
