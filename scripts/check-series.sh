@@ -29,12 +29,15 @@ esac
 export PATH="/usr/bin:$PATH"
 mapfile -t patches < <(series_patches)
 # Whether a maintainer (not only the catch-all list) covers every file
-# the patch adds, in the tree with the whole series applied.
+# the patch adds. Each is asked as a patch that adds it, on stdin: -f
+# needs the file in the work tree, which holds whatever revision was
+# built last.
 new_files_maintained() {
 	local f who
 	while read -r f; do
-		who="$( (cd "$TREE_DIR" && perl scripts/get_maintainer.pl --no-git \
-			--no-git-fallback --no-rolestats -f "$f" 2>/dev/null) |
+		who="$(printf 'diff --git a/%s b/%s\nnew file mode 100644\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+\n' \
+			"$f" "$f" "$f" | (cd "$TREE_DIR" && perl scripts/get_maintainer.pl \
+			--no-git --no-git-fallback --no-rolestats 2>/dev/null) |
 			grep -v '^linux-kernel@vger.kernel.org$')" || true
 		[[ -n "$who" ]] || return 1
 	done < <(awk '/^diff --git /{f=substr($4, 3)} /^new file mode/{print f}' "$1")
