@@ -347,9 +347,12 @@ TEST(open_how_size_rules)
 		{ "smaller than VER0", 16, -1, 0, EINVAL, 0, s },
 		{ "VER0", OPEN_HOW_SIZE_VER0, -1, 0, 0, 0, s },
 		{ "VER0 with a field set", OPEN_HOW_SIZE_VER0, 20, 0, EINVAL, 21, s },
-		/* either side of a word boundary, and a size of no whole words */
-		{ "VER0, last byte of word 0 set", OPEN_HOW_SIZE_VER0, 7, 0, EINVAL, 8, s },
+		/*
+		 * the first and last byte of a word (mode: EINVAL without
+		 * O_CREAT), and a size of no whole words
+		 */
 		{ "VER0, first byte of word 1 set", OPEN_HOW_SIZE_VER0, 8, 0, EINVAL, 9, s },
+		{ "VER0, last byte of word 1 set", OPEN_HOW_SIZE_VER0, 15, 0, EINVAL, 16, s },
 		{ "larger by 3, last byte set", OPEN_HOW_SIZE_VER0 + 3, 26, 0, E2BIG, 27, s },
 		{ "larger, zero tail", 64, -1, 0, 0, 0, s },
 		{ "larger, non-zero tail", 64, 40, 0, E2BIG, 41, s },
