@@ -1,6 +1,12 @@
 #!/bin/bash
-# Usage: scripts/boot-guest.sh KERNEL_DIR INITRAMFS LOG [TIMEOUT_S] [CMDLINE...]
+# Usage: scripts/boot-guest.sh KERNEL_DIR INITRAMFS|ROOT.img LOG [TIMEOUT_S] [CMDLINE...]
 # Boots KERNEL_DIR/bzImage with INITRAMFS in QEMU, serial console to LOG.
+# ROOT.img (a name ending in .img): a root-disk guest instead, no initrd:
+# the raw ext4 image of scripts/build-rootfs.sh as the first virtio disk,
+# /dev/vda, with snapshot=on (the guest's writes go to a temporary file,
+# the cached image stays as built), root=/dev/vda rootfstype=ext4 rw.
+# GUEST_DISK2=IMG adds a second virtio disk, /dev/vdb, also snapshot=on
+# (the real-software guest mounts its /tests from it).
 # Uses KVM when it can really run a guest here, TCG otherwise. The guest
 # is killed after TIMEOUT_S seconds (default 600); the exit status is
 # QEMU's, or 124 on timeout. Extra CMDLINE words go to the kernel.
@@ -22,7 +28,7 @@ initrd="${2:-}"
 logf="${3:-}"
 timeout_s="${4:-600}"
 [[ -f "$kdir/bzImage" && -f "$initrd" && -n "$logf" ]] ||
-	die "usage: $0 KERNEL_DIR INITRAMFS LOG [TIMEOUT_S] [CMDLINE...]"
+	die "usage: $0 KERNEL_DIR INITRAMFS|ROOT.img LOG [TIMEOUT_S] [CMDLINE...]"
 shift $(($# < 4 ? $# : 4))
 
 # KVM only where it really runs a guest: where nested virtualisation
@@ -44,6 +50,15 @@ elif [[ -w /dev/kvm ]]; then
 		echo $?; } 2>/dev/null)"
 fi
 ((probe == 124)) && accel=(-accel kvm -cpu host)
+boot=(-initrd "$initrd")
+if [[ "$initrd" == *.img ]]; then
+	boot=(-drive "file=$initrd,if=virtio,format=raw,snapshot=on")
+	cmdline+=(root=/dev/vda rootfstype=ext4 rw)
+fi
+if [[ -n "${GUEST_DISK2:-}" ]]; then
+	[[ -f "$GUEST_DISK2" ]] || die "GUEST_DISK2=$GUEST_DISK2 is not a file"
+	boot+=(-drive "file=$GUEST_DISK2,if=virtio,format=raw,snapshot=on")
+fi
 plugin=()
 [[ -n "${GUEST_PLUGIN:-}" ]] && plugin=(-plugin "$GUEST_PLUGIN")
 log "booting $(basename "$kdir") (${accel[*]:1}), log: $logf"
@@ -55,7 +70,7 @@ rc=0
 timeout -k 10 "$timeout_s" qemu-system-x86_64 "${accel[@]}" "${plugin[@]}" \
 	-m "${GUEST_MEM:-2048}" "${smp[@]}" -nographic -no-reboot -nodefaults \
 	-serial stdio -monitor none \
-	-kernel "$kdir/bzImage" -initrd "$initrd" \
+	-kernel "$kdir/bzImage" "${boot[@]}" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=5 ${cmdline[*]} $*" \
 	</dev/null >"$logf" 2>&1 || rc=$?
 exit "$rc"

@@ -16,7 +16,8 @@
 # console on ttyS0. root logs in without a password. At the end of the
 # boot uring-seccomp-tests.service runs /tests/run-real.sh (or the
 # command uring_seccomp.run= names) with its output on ttyS0, prints
-# "# guest-done rc=N" and reboots, which ends QEMU. /tests is in the
+# "# guest-done rc=N" and reboots, which ends QEMU (no login prompt on
+# ttyS0 then: agetty would hang up the tests' terminal). /tests is in the
 # image or on a second disk (/dev/vdb, ext4, e.g. made with mkfs.ext4 -d
 # from a directory). uring_seccomp.interactive on the kernel command line
 # skips the tests and leaves a login prompt. mariadb.service is installed
@@ -179,7 +180,9 @@ cat >"$stage/etc/fstab" <<'EOF'
 # <file system> <mount point> <type> <options> <dump> <pass>
 /dev/vda  /       ext4  rw,relatime,errors=remount-ro  0  1
 # the tests, when they come on a second disk rather than in the image
-/dev/vdb  /tests  ext4  rw,nofail,x-systemd.device-timeout=5s  0  0
+# (udev's coldplug under QEMU's TCG takes seconds: a 5 s timeout expired
+# before /dev/vdb was announced)
+/dev/vdb  /tests  ext4  rw,nofail,x-systemd.device-timeout=60s  0  0
 EOF
 mkdir -p "$stage/tests" "$stage/etc/systemd/journald.conf.d"
 # the journal in memory: nothing of a run is kept on the image
@@ -199,7 +202,8 @@ for arg in $cmdline; do
 done
 cd /tmp || exit 1
 echo
-echo "# guest: $(uname -r), $(systemctl --version | head -1), running $run"
+read -r up _ </proc/uptime
+echo "# guest: $(uname -r), $(systemctl --version | head -1), up $up s, running $run"
 if [ -x "$run" ]; then
 	"$run"
 	rc=$?
@@ -240,6 +244,12 @@ TTYVHangup=no
 [Install]
 WantedBy=multi-user.target
 EOF
+# The login prompt on ttyS0 only when asked for: agetty hangs up the
+# terminal it opens (vhangup), which under TCG's slow start came in the
+# middle of the tests and killed the test unit with SIGHUP.
+mkdir -p "$stage/etc/systemd/system/serial-getty@ttyS0.service.d"
+printf '[Unit]\nConditionKernelCommandLine=uring_seccomp.interactive\n' \
+	>"$stage/etc/systemd/system/serial-getty@ttyS0.service.d/uring-seccomp.conf"
 in_root systemctl enable -q uring-seccomp-tests.service serial-getty@ttyS0.service
 in_root systemctl disable -q mariadb.service
 in_root systemctl mask -q "${masked[@]}"
