@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Usage: scripts/parse-results.py [--allowed-skips FILE] [--expect-suite NAME]...
+                                  [--expect-real-suite NAME]...
                                   [--host LABEL=TAP]... [--guest LABEL=LOG]...
+                                  [--real-guest LABEL=LOG]...
 
 Reads the TAP/KTAP the tests printed and ends with one line
 "N passed, N failed, N skipped". Exits 1 on any failure.
@@ -23,6 +25,12 @@ entry for a test that a guest it is for does not hold at all (stale). A guest la
 "# SKIP BYPASS" results are counted and listed as bypasses reproduced,
 and there must be at least one; on any other label a bypass fails.
 
+A --real-guest is the real-software guest of issue 16 (Debian's
+systemd, crun, MariaDB on a root disk; scripts/test-real.sh): its log is
+read as a guest's, listed as "LABEL/real", and must hold every
+--expect-real-suite NAME instead; manifest entries for those suites are
+checked against it alone, the others against the other guests.
+
 A guest comment "# retried: TEXT" (a test the suite ran again after it
 failed; only liburing's own tests are) is listed as "RETRIED LABEL:
 SUITE: TEXT". It changes no count: the result line that follows it is
@@ -42,6 +50,11 @@ DONE = re.compile(r"^# guest-done(?: rc=(\d+))?\s*$")
 KERNELS = ("patched", "stock")
 # a guest's label: its kind, then the kernel version ("patched-7.3")
 LABEL = re.compile(r"^(patched|stock)(-[0-9]+\.[0-9]+)?$")
+
+
+def guest_label(label):
+    """The label without "/real" (a real-software guest's): "patched-7.3"."""
+    return label.split("/", 1)[0]
 
 
 def kind(label):
@@ -90,6 +103,7 @@ class Manifest:
             self.entries[key] = reason
 
     def allows(self, label, suite, name):
+        label = guest_label(label)
         return ((label, suite, name) in self.entries or
                 (kind(label), suite, name) in self.entries)
 
@@ -181,14 +195,17 @@ def parse_tap(label, lines, tally, guest, manifest):
                               " (a suite script failed or died)")
 
 
-def check_guest(label, tally, expected, manifest):
-    """The expected suites and the manifest's entries for this guest."""
+def check_guest(label, tally, expected, manifest, real=False, real_suites=()):
+    """The expected suites and the manifest's entries for this guest: a real-
+    software guest's entries are those of its suites, the others' are not."""
     for s in expected:
         if s not in tally.suites:
             tally.problems.append(f"{label}: suite {s} missing (died before its"
                                   " \"# suite:\" line, or never ran)")
     for (kernel, suite, name), reason in manifest.entries.items():
-        if kernel not in (label, kind(label)) or name in tally.tests.get(suite, ()):
+        if kernel not in (guest_label(label), kind(label)) or name in tally.tests.get(suite, ()):
+            continue
+        if (suite not in expected) if real else (suite in real_suites):
             continue
         if suite in expected and suite not in tally.suites:
             continue  # reported as a missing suite
@@ -198,7 +215,7 @@ def check_guest(label, tally, expected, manifest):
 
 def main(argv):
     total = Tally()
-    items, expected, manifest_path = [], [], None
+    items, expected, expected_real, manifest_path = [], [], [], None
     i = 0
     while i < len(argv):
         kind = argv[i]
@@ -210,9 +227,12 @@ def main(argv):
             manifest_path = arg
         elif kind == "--expect-suite":
             expected.append(arg)
-        elif kind in ("--host", "--guest") and "=" in arg:
+        elif kind == "--expect-real-suite":
+            expected_real.append(arg)
+        elif kind in ("--host", "--guest", "--real-guest") and "=" in arg:
             label, path = arg.split("=", 1)
-            items.append((kind == "--guest", label, path))
+            real = kind == "--real-guest"
+            items.append((kind != "--host", real, f"{label}/real" if real else label, path))
         else:
             sys.exit(__doc__)
     if not items:
@@ -221,7 +241,7 @@ def main(argv):
     for p in manifest.problems:
         print(f"ERROR allowed skips: {p}")
     total.failed += len(manifest.problems)
-    for guest, label, path in items:
+    for guest, real, label, path in items:
         tally = Tally()
         try:
             with open(path, errors="replace") as f:
@@ -229,7 +249,8 @@ def main(argv):
         except OSError as e:
             tally.problems.append(f"{label}: cannot read {path}: {e.strerror}")
         if guest:
-            check_guest(label, tally, expected, manifest)
+            check_guest(label, tally, expected_real if real else expected, manifest,
+                        real, expected_real)
         if guest and label.startswith("stock"):
             if tally.bypass == 0:
                 tally.problems.append(f"{label}: the stock kernel reproduced no bypass")
