@@ -198,6 +198,46 @@ def test_parse_results(h):
             "parse-results lists a \"# retried:\" line and counts only the result", out)
     nok = [PATCHED[0], ("beta", ["not ok 1 b1"], None)]
     check_fails(h, "\"not ok\"", parse_results(h, patched=nok), "FAIL patched: ")
+    if h.knows("parse-results.py", "--real-guest"):
+        test_parse_real_guests(h)
+
+
+REAL_PATCHED = [("real/one", ["ok 1 r1", "ok 2 r2 refused as an SQE, not done"], None)]
+REAL_STOCK = [("real/one", ["ok 1 r1", "ok 2 r2 refused as an SQE # SKIP BYPASS the SQE ran"],
+               None)]
+REAL_MANIFEST = MANIFEST + "stock real/one r2 refused as an SQE  # bypass reproduced\n"
+
+
+def parse_real(h, real_patched=REAL_PATCHED, real_stock=REAL_STOCK, expect_real=("real/one",)):
+    """The good busybox run plus the two real-software guests (--real-guest)."""
+    args = ["--allowed-skips", h.write(REAL_MANIFEST)]
+    for s in ("alpha", "beta"):
+        args += ["--expect-suite", s]
+    for s in expect_real:
+        args += ["--expect-real-suite", s]
+    args += ["--host", f"host={h.write(HOST)}",
+             "--guest", f"patched={h.write(guest_log(PATCHED))}",
+             "--guest", f"stock={h.write(guest_log(STOCK))}",
+             "--real-guest", f"patched={h.write(guest_log(real_patched))}",
+             "--real-guest", f"stock={h.write(guest_log(real_stock))}"]
+    return h.py("parse-results.py", *args)
+
+
+def test_parse_real_guests(h):
+    """--real-guest: its own suites, its own manifest entries, bypasses on stock."""
+    rc, out = parse_real(h)
+    h.check(rc == 0 and "BYPASS stock/real: real/one r2 refused as an SQE" in out and
+            out.strip().endswith("8 passed, 0 failed, 5 skipped"),
+            "parse-results passes the real-software guests beside the others", out)
+    check_fails(h, "a real-software guest without its suite",
+                parse_real(h, expect_real=("real/one", "real/two")),
+                "patched/real: suite real/two missing")
+    check_fails(h, "a bypass on the patched real-software guest",
+                parse_real(h, real_patched=REAL_STOCK),
+                "bypass reproduced on a kernel that is not stock")
+    check_fails(h, "a real-software guest's manifest entry its log lacks",
+                parse_real(h, real_stock=REAL_PATCHED),
+                "stale manifest entry: stock real/one r2")
 
 
 # ---- compare-seccomp-bpf.py -------------------------------------------
