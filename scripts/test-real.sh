@@ -45,7 +45,7 @@ python3 "$scripts/docker-seccomp-to-oci.py" "$profile" \
 	--allow io_uring_setup --allow io_uring_enter --allow io_uring_register \
 	>"$stage/seccomp.json"
 python3 "$scripts/oci-bundle-config.py" "$stage/seccomp.json" \
-	URING_SECCOMP_EXPECT=@EXPECT@ -- /bin/uring-policy work socket=40:EPERM \
+	URING_SECCOMP_EXPECT=@EXPECT@ -- /bin/uring-policy work socket=38:EPERM socket=40:EPERM \
 	>"$stage/tests/bundle/config.json"
 truncate -s 64M "$stage/tests.img"
 mkfs.ext4 -q -F -L uring-tests -d "$stage/tests" "$stage/tests.img"

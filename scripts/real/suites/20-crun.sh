@@ -5,8 +5,9 @@
 # io_uring_register (scripts/docker-seccomp-to-oci.py; crun compiles it
 # to BPF itself), with kernel.seccomp.uring_force=1 on the patched
 # kernel. Inside, uring-policy: allowed io_uring work succeeds, and
-# socket(AF_VSOCK), which the profile refuses with EPERM, is refused as a
-# system call and as IORING_OP_SOCKET, with no descriptor made.
+# socket(AF_ALG) and socket(AF_VSOCK), the families (38, 40) the profile's
+# socket rules leave out (EPERM, its default action), are refused as
+# system calls and as IORING_OP_SOCKET, with no descriptor made.
 set -euo pipefail
 # shellcheck source=scripts/real/tap.sh
 source /tests/tap.sh
