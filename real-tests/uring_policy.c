@@ -204,9 +204,11 @@ static void *futex_waiter(void *unused)
 {
 	(void)unused;
 	__atomic_store_n(&waiter_tid, gettid(), __ATOMIC_RELEASE);
+	/* every wake counts, also one that leaves the word 0 (the SQE's) */
 	while (!__atomic_load_n(&futex_word, __ATOMIC_ACQUIRE))
-		syscall(__NR_futex, &futex_word, FUTEX_WAIT, 0, NULL, NULL, 0);
-	__atomic_store_n(&waiter_woken, 1, __ATOMIC_RELEASE);
+		if (!syscall(__NR_futex, &futex_word, FUTEX_WAIT, 0, NULL, NULL, 0) &&
+		    !__atomic_load_n(&futex_word, __ATOMIC_ACQUIRE))
+			__atomic_store_n(&waiter_woken, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
