@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: scripts/test-kernel.sh RUN_DIR [--primary] [--debug]
+# Usage: scripts/test-kernel.sh RUN_DIR [--primary] [--debug] [--real]
 # One kernel's part of the README's test command (scripts/run-tests.sh),
 # for URING_SECCOMP_KERNEL (see lib.sh): builds its stock and patched
 # kernels (cached under $CACHE_DIR), checks its series (checkpatch
@@ -9,9 +9,13 @@
 # UAPI, the selftests patch matches selftests/, the opcode table of the
 # documentation matches the source, the NOP's instruction count), boots
 # both kernels in QEMU with the same test binaries, and leaves in RUN_DIR
-# the TAP files and guest logs, and RUN_DIR/parse-args: the --host and
-# --guest arguments of scripts/parse-results.py for them, labelled with
-# the version ("patched-7.3").
+# the TAP files and guest logs, and RUN_DIR/parse-args: the --host,
+# --guest and --real-guest arguments of scripts/parse-results.py for
+# them, labelled with the version ("patched-7.3").
+# --real: also the real-software guest of issue 16 (scripts/test-real.sh:
+# Debian 12's systemd, crun and MariaDB on a root disk) on both kernels,
+# which are then built once more with kernel-patches/rootfs.config on top
+# (about 8 minutes each on the 2-core machine, cold).
 # --debug: the patched kernel is built with kernel-patches/guest-debug.config
 # on top (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak) and booted with
 # more memory and time; everything else is the same.
@@ -20,14 +24,15 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 scripts="$REPO_DIR/scripts"
 run="${1:-}"
-[[ -n "$run" ]] || die "usage: $0 RUN_DIR [--primary] [--debug]"
+[[ -n "$run" ]] || die "usage: $0 RUN_DIR [--primary] [--debug] [--real]"
 shift
-primary=0 debug=0
+primary=0 debug=0 real_sw=0
 for arg in "$@"; do
 	case "$arg" in
 	--primary) primary=1 ;;
 	--debug) debug=1 ;;
-	*) die "usage: $0 RUN_DIR [--primary] [--debug]" ;;
+	--real) real_sw=1 ;;
+	*) die "usage: $0 RUN_DIR [--primary] [--debug] [--real]" ;;
 	esac
 done
 mkdir -p "$run"
@@ -132,6 +137,25 @@ for k in patched stock; do
 	fi
 done
 
+# The real-software guest (issue 16, with --real): Debian 12's systemd,
+# crun and MariaDB on the root disk of scripts/build-rootfs.sh, on kernels
+# with kernel-patches/rootfs.config on top (their objects start from the
+# guest configuration's).
+real=()
+if ((real_sw)); then
+	for k in stock patched; do
+		kernel[real-$k]="$("$scripts/build-kernel.sh" "$k" "$CONF_DIR/rootfs.config")"
+	done
+	for k in patched stock; do
+		rc=0
+		"$scripts/test-real.sh" "${kernel[real-$k]}" "$k" "$run/real-$k.log" "$timeout_s" || rc=$?
+		if ((rc == 124)); then
+			echo "ERROR: the $v $k real-software guest hung (killed after $timeout_s s)" >&2
+		fi
+		real+=("$k")
+	done
+fi
+
 python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \
 	>"$run/regress.tap"
 python3 "$scripts/compare-unfiltered.py" "$run/stock.log" "$run/patched.log" \
@@ -145,5 +169,9 @@ hosts+=(host regress unfiltered opcodes nopcost)
 	for k in patched stock; do
 		echo "--guest"
 		echo "$k-$v=$run/$k.log"
+	done
+	for k in "${real[@]}"; do
+		echo "--real-guest"
+		echo "$k-$v=$run/real-$k.log"
 	done
 } >"$run/parse-args"
