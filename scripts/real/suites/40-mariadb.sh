@@ -10,6 +10,8 @@
 set -euo pipefail
 # shellcheck source=scripts/real/tap.sh
 source /tests/tap.sh
+# shellcheck source=scripts/real/mariadb.sh
+source /tests/mariadb.sh
 echo "# suite: real/mariadb-system-service"
 tap_force_uring
 mkdir -p /run/systemd/system/mariadb.service.d
@@ -20,13 +22,6 @@ SystemCallFilter=io_uring_setup io_uring_enter io_uring_register
 CONF
 systemctl daemon-reload
 
-# a statement through the client; its errors as TAP comments
-sql() {
-	local rc=0
-	mariadb --batch --skip-column-names -e "$1" 2>/run/sql.err || rc=$?
-	sed 's/^/# mariadb: /' /run/sql.err >&2
-	return "$rc"
-}
 rows=5000
 # count, sum of ids, sum of CRC32s of the values
 want="$rows	$((rows * (rows + 1) / 2))"

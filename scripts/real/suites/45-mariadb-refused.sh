@@ -15,6 +15,8 @@
 set -euo pipefail
 # shellcheck source=scripts/real/tap.sh
 source /tests/tap.sh
+# shellcheck source=scripts/real/mariadb.sh
+source /tests/mariadb.sh
 echo "# suite: real/mariadb-refused-write"
 tap_force_uring
 dropin=/run/systemd/system/mariadb.service.d/uring-seccomp.conf
@@ -31,12 +33,6 @@ policy() {
 } >"$dropin"
 systemctl daemon-reload
 
-sql() {
-	local rc=0
-	mariadb --batch --skip-column-names -e "$1" 2>/run/sql.err || rc=$?
-	sed 's/^/# mariadb: /' /run/sql.err >&2
-	return "$rc"
-}
 
 since="$(date '+%F %T')"
 check "mariadb.service starts with pwritev2 refused" systemctl start mariadb.service
