@@ -10,8 +10,8 @@
 # where <key> hashes this script and its package list; a rerun with the
 # same key reuses the image. Prints the image's path on stdout.
 #
-# The guest it is made for: kernel-patches/rootfs.config on top of
-# guest.config, QEMU with -no-reboot, the image as the first virtio disk
+# The guest it is made for: kernel-patches/guest.config (its real-software
+# section), QEMU with -no-reboot, the image as the first virtio disk
 # (boot it with snapshot=on to keep the cached image pristine), the
 # console on ttyS0. root logs in without a password. At the end of the
 # boot uring-seccomp-tests.service runs /tests/run-real.sh (or the

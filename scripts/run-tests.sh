@@ -11,12 +11,9 @@
 # --debug: each patched kernel is built with kernel-patches/guest-debug.config
 # on top (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak) and booted with
 # more memory and time; everything else is the same.
-# --real: also the real-software guest of issue 16 on both kernels of
-# both versions (scripts/test-real.sh: Debian 12's systemd, crun and
-# MariaDB on a root disk, kernels built with kernel-patches/rootfs.config
-# on top): outside the 60-minute budget of the plain command, it adds
-# about 20 minutes a version from an empty cache (two kernel builds, the
-# root file system image once, two guests).
+# The real-software guest of issue 16 (scripts/test-real.sh: Debian 12's
+# systemd, crun and MariaDB on a root disk) runs on both kernels of the
+# primary series; --real runs it on the backport's too.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"

@@ -12,10 +12,9 @@
 # the TAP files and guest logs, and RUN_DIR/parse-args: the --host,
 # --guest and --real-guest arguments of scripts/parse-results.py for
 # them, labelled with the version ("patched-7.3").
-# --real: also the real-software guest of issue 16 (scripts/test-real.sh:
-# Debian 12's systemd, crun and MariaDB on a root disk) on both kernels,
-# which are then built once more with kernel-patches/rootfs.config on top
-# (about 8 minutes each on the 2-core machine, cold).
+# With --primary (and for any series with --real) also the real-software
+# guest of issue 16 (scripts/test-real.sh: Debian 12's systemd, crun and
+# MariaDB on a root disk) on both kernels.
 # --debug: the patched kernel is built with kernel-patches/guest-debug.config
 # on top (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak) and booted with
 # more memory and time; everything else is the same.
@@ -137,15 +136,15 @@ for k in patched stock; do
 	fi
 done
 
-# The real-software guest (issue 16, with --real): Debian 12's systemd,
-# crun and MariaDB on the root disk of scripts/build-rootfs.sh, on kernels
-# with kernel-patches/rootfs.config on top (their objects start from the
-# guest configuration's).
+# The real-software guest (issue 16): Debian 12's systemd, crun and
+# MariaDB on the root disk of scripts/build-rootfs.sh, booted on the same
+# two kernels (guest.config has what it needs). On the primary series
+# always; on the backport with --real.
 real=()
-if ((real_sw)); then
-	for k in stock patched; do
-		kernel[real-$k]="$("$scripts/build-kernel.sh" "$k" "$CONF_DIR/rootfs.config")"
-	done
+if ((primary || real_sw)); then
+	# a --debug run's patched kernel is the debug build: the real
+	# guest boots the kernel as shipped, as the NOP-cost check does
+	kernel[real-patched]="${kernel[plain]}" kernel[real-stock]="${kernel[stock]}"
 	for k in patched stock; do
 		rc=0
 		"$scripts/test-real.sh" "${kernel[real-$k]}" "$k" "$run/real-$k.log" "$timeout_s" || rc=$?
@@ -154,6 +153,23 @@ if ((real_sw)); then
 		fi
 		real+=("$k")
 	done
+fi
+
+# The README's compatibility table (issue 16): the opcodes Docker's
+# default profile and systemd's @system-service refuse although the job's
+# classic system call is allowed, made from this series' opcode table and
+# the real guest's systemd (its "# system-service-set:" lines).
+if ((primary)); then
+	compat="$(mktemp -d)"
+	tree_git show patched:Documentation/userspace-api/seccomp_filter.rst >"$compat/table.rst"
+	sed -n 's/^# system-service-set: //p' "$run/real-patched.log" | tr -d '\r' |
+		tr ' ' '\n' >"$compat/system-service"
+	python3 "$scripts/uring-compat-table.py" --check "$REPO_DIR/README.md" "$compat/table.rst" \
+		"${kernel[patched]}/usr/include/asm/unistd_64.h" \
+		"$REPO_DIR/../shared/profiles/docker-default.json" "$compat/system-service" \
+		>"$run/compat.tap" || true
+	rm -rf "$compat"
+	hosts+=(compat)
 fi
 
 python3 "$scripts/compare-seccomp-bpf.py" "$run/stock.log" "$run/patched.log" \

@@ -10,11 +10,29 @@
 #   (not in systemd 252's @system-service, which lists futex; refused with
 #   SystemCallErrorNumber=EPERM) are refused as system calls and as SQEs,
 #   and did not happen.
+# It also prints @system-service as this systemd expands it ("#
+# system-service-set:" lines), from which the host makes the README's
+# compatibility table (scripts/uring-compat-table.py).
 set -euo pipefail
 # shellcheck source=scripts/real/tap.sh
 source /tests/tap.sh
 echo "# suite: real/systemd-run-system-service"
 tap_force_uring
+
+# expand GROUP: the system calls of a systemd syscall group, nested groups
+# expanded
+expand() {
+	local name
+	systemd-analyze syscall-filter "$1" | tail -n +2 | while read -r name; do
+		case "$name" in
+		'' | '#'*) ;;
+		@*) expand "$name" ;;
+		*) echo "$name" ;;
+		esac
+	done
+}
+expand @system-service | sort -u | xargs -n 16 echo "# system-service-set:"
+
 filter=(-p SystemCallFilter=@system-service
 	-p "SystemCallFilter=io_uring_setup io_uring_enter io_uring_register"
 	-p RestrictAddressFamilies=AF_UNIX)
