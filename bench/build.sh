@@ -19,9 +19,10 @@ CC="${CC:-gcc}"
 CFLAGS=(-std=gnu11 -O2 -Wall -Wextra -Werror -static
 	-I "$REPO_DIR/include" -I "$bench/filters" -I "$bench/micro"
 	-idirafter "$kdir/usr/include")
-# what the loops share: the operations, the instruction clock, running in
-# a fresh child, the filters
-loops=("$bench/micro/bench_ops.c" "$bench/micro/bench_icount.c" "$bench/micro/bench_child.c"
+# what the loops share: the operations and what they work on, the
+# instruction clock, running in a fresh child, the filters
+loops=("$bench/micro/bench_ops.c" "$bench/micro/bench_fixtures.c"
+	"$bench/micro/bench_icount.c" "$bench/micro/bench_child.c"
 	"$bench/filters/bench_filter.c")
 mkdir -p "$out"
 for prog in micro/uring_bench micro/nop_cost profile/prof_loop; do

@@ -160,16 +160,34 @@ def self_check(data):
               ("fio", data.fio, expected_fio()))
     for name, table, keys in groups:
         for key in keys:
-            pair = table.get(key)
             label = f"{name} {' '.join(map(str, key))}"
-            if pair is None or not pair.complete:
-                problems.append(f"{label}: not measured in both passes")
-                continue
-            worst = max(worst, pair.diff)
-            if pair.diff > TOLERANCE:
-                problems.append(f"{label}: passes differ by {pair.diff:.2%} "
-                                f"({pair.passes[1]:.2f} / {pair.passes[2]:.2f})")
+            worst = max(worst, check_pair(label, table.get(key), problems))
     return problems, worst
+
+
+def check_pair(label, pair, problems):
+    """Adds to problems what is wrong with one figure's pair of passes, if
+    anything; returns how far apart the passes are (0 if not both ran)."""
+    if pair is None or not pair.complete:
+        problems.append(f"{label}: not measured in both passes")
+        return 0.0
+    if pair.diff > TOLERANCE:
+        problems.append(f"{label}: passes differ by {pair.diff:.2%} "
+                        f"({pair.passes[1]:.2f} / {pair.passes[2]:.2f})")
+    return pair.diff
+
+
+def finish(path, lines, problems, prog):
+    """Writes the report's lines to path, with the self-check failures at
+    the end; prints them on stderr as prog; returns the exit status."""
+    if problems:
+        lines += ["", "## Self-check failures", ""] + [f"- {p}" for p in problems]
+    lines.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    for p in problems:
+        print(f"{prog}: {p}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def fmt(v, digits=1):
@@ -434,14 +452,7 @@ def main():
         lines += ["", "## Time taken (host seconds per guest boot)", "",
                   "| boot | seconds |", "|---|---|"]
         lines += [f"| {lbl} | {sec} |" for lbl, sec in (x.split("=", 1) for x in args.took)]
-    if problems:
-        lines += ["", "## Self-check failures", ""] + [f"- {p}" for p in problems]
-    lines.append("")
-    with open(f"{args.out}/report.md", "w") as f:
-        f.write("\n".join(lines))
-    for p in problems:
-        print(f"report.py: {p}", file=sys.stderr)
-    return 1 if problems else 0
+    return finish(f"{args.out}/report.md", lines, problems, "report.py")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import os
 import sys
 from collections import defaultdict
 
-from report import TOLERANCE, Pair, fmt
+from report import TOLERANCE, Pair, check_pair, finish, fmt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OPS = ["nop", "read", "openat2", "openat2_creat", "socket", "socket_vsock",
@@ -123,15 +123,7 @@ def expected_keys(have_stock):
 def self_check(d, have_stock):
     problems, worst = [], 0.0
     for key in expected_keys(have_stock):
-        pair = d.side.get(key)
-        label = "side " + " ".join(key)
-        if pair is None or not pair.complete:
-            problems.append(f"{label}: not measured in both passes")
-            continue
-        worst = max(worst, pair.diff)
-        if pair.diff > TOLERANCE:
-            problems.append(f"{label}: passes differ by {pair.diff:.2%} "
-                            f"({pair.passes[1]:.2f} / {pair.passes[2]:.2f})")
+        worst = max(worst, check_pair("side " + " ".join(key), d.side.get(key), problems))
     for cfg in ("sec_a", "sec_b"):
         for op in OPS:
             got, want = d.cache.get((cfg, op), set()), expected_cache(cfg, op)
@@ -407,14 +399,7 @@ def main():
               "From the code of the patched 7.3 tree (ours) and of stock 7.3 "
               "(upstream's); files under io_uring/ unless named otherwise.", ""]
     lines += caps
-    if problems:
-        lines += ["", "## Self-check failures", ""] + [f"- {p}" for p in problems]
-    lines.append("")
-    with open(f"{args.out}/side-by-side.md", "w") as f:
-        f.write("\n".join(lines))
-    for p in problems:
-        print(f"side_by_side.py: {p}", file=sys.stderr)
-    return 1 if problems else 0
+    return finish(f"{args.out}/side-by-side.md", lines, problems, "side_by_side.py")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@
 
 #include "ring.h"
 
-static struct ring ring;
+static struct uring ring;
 static bool stock;
 static int test_nr, failed;
 
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	res = ring_init(&ring, 8);
+	res = uring_init(&ring, 8, 0);
 	if (res < 0) {
 		printf("Bail out! io_uring_setup: %s\n", strerror(-res));
 		return 1;

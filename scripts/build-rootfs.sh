@@ -23,9 +23,10 @@
 # skips the tests and leaves a login prompt. mariadb.service is installed
 # but not started at boot: the tests start it with the filters they test.
 #
-# Runs as root, in a mount namespace of its own (debootstrap's and the
-# chroot's mounts never reach the host), and changes nothing on the host
-# but CACHE_DIR and the packages it installs when missing.
+# Runs as root, in a mount namespace of its own where it can make one
+# (debootstrap's and the chroot's mounts never reach the host), and
+# changes nothing on the host but CACHE_DIR and the packages it installs
+# when missing.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -51,8 +52,15 @@ suite=bookworm
 image_size=4G
 
 [[ $EUID -eq 0 ]] || die "run as root (debootstrap, chroot and mkfs.ext4 -d need it)"
+# A mount namespace of its own where the root can be made private; in a
+# chroot (whose root is no mount point, e.g. ../shared/fresh-debian.sh)
+# it cannot, and the build runs in the caller's: cleanup() below
+# unmounts whatever it mounted there.
 if [[ -z "${URING_SECCOMP_ROOTFS_NS:-}" ]]; then
-	URING_SECCOMP_ROOTFS_NS=1 exec unshare --mount --propagation private -- "$0" "$@"
+	if unshare --mount --propagation private true 2>/dev/null; then
+		URING_SECCOMP_ROOTFS_NS=1 exec unshare --mount --propagation private -- "$0" "$@"
+	fi
+	log "no private mount namespace here (a chroot?): building in this one"
 fi
 
 key="$({
@@ -71,17 +79,7 @@ if [[ -f "$img" && -f "$manifest" ]]; then
 fi
 
 host_packages=(debootstrap e2fsprogs binutils debian-archive-keyring)
-missing=()
-for p in "${host_packages[@]}"; do
-	status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
-	[[ "$status" == *"ok installed" ]] || missing+=("$p")
-done
-if ((${#missing[@]})); then
-	log "installing: ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing "${host_packages[@]}"
 
 # The URI of the host's apt source that serves SUITE (one-line .list or
 # deb822 .sources format), or nothing.

@@ -196,6 +196,22 @@ new_run_dir() {
 	ln -sfn "$(basename "$run")" "$OUT_DIR/$name.tmp" && mv -T "$OUT_DIR/$name.tmp" "$OUT_DIR/$name"
 }
 
+# Installs with apt-get those of the Debian packages PKG... that are not
+# installed (as root; nothing to do when all are).
+apt_install_missing() {
+	local p status missing=()
+	for p in "$@"; do
+		status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
+		[[ "$status" == *"ok installed" ]] || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	log "installing: ${missing[*]}"
+	[[ $EUID -eq 0 ]] || die "run as root (apt-get install ${missing[*]})"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
 # Downloads the Debian source package SPEC (NAME or NAME=VERSION) of
 # bookworm into DIR with apt-get source, from a deb-src list of our own
 # under $CACHE_DIR/apt-src: the system's apt sources are left alone.

@@ -35,6 +35,12 @@ real_suites="$("$scripts/expected-suites.sh" "$scripts/real/suites")"
 if [[ " ${flags[*]} " == *" --debug "* ]]; then new_run_dir test-run-debug; else new_run_dir test-run; fi
 
 "$scripts/setup.sh"
+# The real-software guest's root image (a download and dpkg, mostly one
+# core and the network) is built beside the first kernel build; its
+# first user (scripts/test-real.sh) waits for it on the image's lock, and
+# builds it itself if this failed.
+"$scripts/build-rootfs.sh" >/dev/null 2>"$run/rootfs.log" &
+rootfs_pid=$!
 args=()
 for v in "${KERNEL_VERSIONS[@]}"; do
 	primary=()
@@ -45,6 +51,7 @@ for v in "${KERNEL_VERSIONS[@]}"; do
 	mapfile -t -O "${#args[@]}" args <"$run/$v/parse-args"
 done
 
+wait "$rootfs_pid" || log "the root image build beside the kernels failed (see $run/rootfs.log)"
 log "results (logs in $run)"
 # the checks of the checks: the parsers fail what they must
 python3 "$scripts/test-harness.py" >"$run/harness.tap" || true

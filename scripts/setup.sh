@@ -19,18 +19,7 @@ packages=(
 	# Podman's default seccomp profile, /usr/share/containers/seccomp.json
 	golang-github-containers-common
 )
-missing=()
-for p in "${packages[@]}"; do
-	status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
-	[[ "$status" == *"ok installed" ]] || missing+=("$p")
-done
-if ((${#missing[@]})); then
-	log "installing: ${missing[*]}"
-	[[ $EUID -eq 0 ]] || die "run as root (apt-get install ${missing[*]})"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing "${packages[@]}"
 
 status="$(dpkg-query -W -f='${Status}' linux-source-7.3 2>/dev/null || true)"
 if [[ "$status" != *"ok installed" ]]; then

@@ -35,7 +35,8 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/tests/bin" "$stage/tests/bundle/rootfs/bin"
 CC="${CC:-gcc}"
-"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -isystem "$kdir/usr/include" \
+"$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -I "$REPO_DIR/selftests" \
+	-isystem "$kdir/usr/include" \
 	-o "$stage/tests/bin/uring-policy" "$REPO_DIR"/real-tests/*.c -lpthread
 cp "$scripts/real/run-real.sh" "$scripts/real/tap.sh" "$scripts/real/mariadb.sh" "$stage/tests/"
 cp -a "$scripts/real/suites" "$stage/tests/"

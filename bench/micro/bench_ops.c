@@ -11,10 +11,9 @@
 #include <liburing.h>
 #include <linux/openat2.h>
 
+#include "bench_fixtures.h"
 #include "bench_ops.h"
 
-#define BLOCK_DEV	"/dev/nullb0"
-#define READ_SIZE	4096
 #define OPEN_PATH	"/tmp/uring-bench-file"
 #define SOCK_PATH	"/tmp/uring-bench-sock"
 
@@ -30,10 +29,8 @@ static const int nrs[OP_COUNT] = {
 };
 
 static struct io_uring ring;
-static int block_fd = -1, sock_fd = -1;
-static void *block_buf;
+static struct bench_fixture fx = BENCH_FIXTURE_INIT;
 static const struct open_how how = { .flags = O_RDONLY };
-static struct sockaddr_un addr = { .sun_family = AF_UNIX };
 
 const char *bench_op_name(enum bench_op op)
 {
@@ -50,65 +47,16 @@ bool bench_op_has_path(enum bench_op op, enum bench_path path)
 	return op != OP_GETPID || path == PATH_SYSCALL;
 }
 
-/*
- * A socket bound to SOCK_PATH that never listens, so connects are refused;
- * left open for the life of the process.
- */
-static int bind_refuser(void)
-{
-	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-	if (fd < 0)
-		return -errno;
-	unlink(SOCK_PATH);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
-		return -errno;
-	return 0;
-}
-
-static int open_block(void)
-{
-	int ret;
-
-	block_fd = open(BLOCK_DEV, O_RDONLY | O_DIRECT);
-	if (block_fd < 0)
-		return -errno;
-	ret = posix_memalign(&block_buf, READ_SIZE, READ_SIZE);
-	return -ret;
-}
-
-static int create_file(void)
-{
-	int fd = open(OPEN_PATH, O_CREAT | O_WRONLY, 0600);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-static int open_sockets(void)
-{
-	int ret;
-
-	strcpy(addr.sun_path, SOCK_PATH);
-	ret = bind_refuser();
-	if (ret)
-		return ret;
-	sock_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	return sock_fd < 0 ? -errno : 0;
-}
-
 int bench_ops_prepare(enum bench_op op)
 {
 	int ret = 0;
 
 	if (op == OP_READ)
-		ret = open_block();
+		ret = fixture_block(&fx);
 	else if (op == OP_OPENAT2)
-		ret = create_file();
+		ret = fixture_file(OPEN_PATH);
 	else if (op == OP_CONNECT)
-		ret = open_sockets();
+		ret = fixture_sockets(&fx, SOCK_PATH);
 	if (ret)
 		return ret;
 	ret = io_uring_queue_init(2 * BENCH_BATCH, &ring, 0);
@@ -125,7 +73,7 @@ static bool allowed_result(enum bench_op op, long res)
 	case OP_OPENAT2:
 		return res > 0;
 	case OP_READ:
-		return res == READ_SIZE;
+		return res == BENCH_READ_SIZE;
 	case OP_CONNECT:
 		return res == -ECONNREFUSED;
 	default:
@@ -152,14 +100,15 @@ static long syscall_op(enum bench_op op)
 		ret = syscall(__NR_getpid);
 		break;
 	case OP_READ:
-		ret = pread(block_fd, block_buf, READ_SIZE, 0);
+		ret = pread(fx.block_fd, fx.block_buf, BENCH_READ_SIZE, 0);
 		break;
 	case OP_OPENAT2:
 		ret = syscall(__NR_openat2, AT_FDCWD, OPEN_PATH, &how,
 			      sizeof(how));
 		break;
 	case OP_CONNECT:
-		ret = connect(sock_fd, (struct sockaddr *)&addr, sizeof(addr));
+		ret = connect(fx.sock_fd, (struct sockaddr *)&fx.addr,
+			      sizeof(fx.addr));
 		break;
 	default:
 		errno = EINVAL;
@@ -186,15 +135,17 @@ static void prep(struct io_uring_sqe *sqe, enum bench_op op)
 {
 	switch (op) {
 	case OP_READ:
-		io_uring_prep_read(sqe, block_fd, block_buf, READ_SIZE, 0);
+		io_uring_prep_read(sqe, fx.block_fd, fx.block_buf,
+				   BENCH_READ_SIZE, 0);
 		break;
 	case OP_OPENAT2:
 		io_uring_prep_openat2(sqe, AT_FDCWD, OPEN_PATH,
 				      (struct open_how *)&how);
 		break;
 	case OP_CONNECT:
-		io_uring_prep_connect(sqe, sock_fd, (struct sockaddr *)&addr,
-				      sizeof(addr));
+		io_uring_prep_connect(sqe, fx.sock_fd,
+				      (struct sockaddr *)&fx.addr,
+				      sizeof(fx.addr));
 		break;
 	default:
 		io_uring_prep_nop(sqe);

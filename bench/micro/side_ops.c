@@ -12,11 +12,10 @@
 #include <liburing.h>
 #include <linux/openat2.h>
 
+#include "bench_fixtures.h"
 #include "bench_ops.h"
 #include "side_ops.h"
 
-#define BLOCK_DEV	"/dev/nullb0"
-#define READ_SIZE	4096
 #define OPEN_PATH	"/tmp/side-bench-file"
 #define SOCK_PATH	"/tmp/side-bench-sock"
 /*
@@ -41,16 +40,14 @@ static const int nrs[SIDE_OP_COUNT] = {
 	[SIDE_CONNECT] = __NR_connect,
 };
 
-static int block_fd = -1, sock_fd = -1;
+static struct bench_fixture fx = BENCH_FIXTURE_INIT;
 /* The fds rounds made, for side_settle() */
 static int kept[SIDE_KEEP_MAX];
 static unsigned int nkept;
-static void *block_buf;
 static const struct open_how how_rdonly = { .flags = O_RDONLY };
 static const struct open_how how_creat = {
 	.flags = O_RDWR | O_CREAT, .mode = 0600,
 };
-static struct sockaddr_un addr = { .sun_family = AF_UNIX };
 
 const char *side_op_name(enum side_op op)
 {
@@ -62,49 +59,16 @@ int side_op_nr(enum side_op op)
 	return nrs[op];
 }
 
-static int open_block(void)
-{
-	block_fd = open(BLOCK_DEV, O_RDONLY | O_DIRECT);
-	if (block_fd < 0)
-		return -errno;
-	return -posix_memalign(&block_buf, READ_SIZE, READ_SIZE);
-}
-
-static int create_file(void)
-{
-	int fd = open(OPEN_PATH, O_CREAT | O_WRONLY, 0600);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-/* A bound socket that never listens (left open), and one to connect */
-static int open_sockets(void)
-{
-	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-
-	if (fd < 0)
-		return -errno;
-	strcpy(addr.sun_path, SOCK_PATH);
-	unlink(SOCK_PATH);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
-		return -errno;
-	sock_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	return sock_fd < 0 ? -errno : 0;
-}
-
 int side_op_prepare(enum side_op op)
 {
 	switch (op) {
 	case SIDE_READ:
-		return open_block();
+		return fixture_block(&fx);
 	case SIDE_OPENAT2:
 	case SIDE_OPENAT2_CREAT:
-		return create_file();
+		return fixture_file(OPEN_PATH);
 	case SIDE_CONNECT:
-		return open_sockets();
+		return fixture_sockets(&fx, SOCK_PATH);
 	default:
 		return 0;
 	}
@@ -125,7 +89,7 @@ static bool allowed_result(enum side_op op, int res)
 	case SIDE_NOP:
 		return res == 0;
 	case SIDE_READ:
-		return res == READ_SIZE;
+		return res == BENCH_READ_SIZE;
 	case SIDE_OPENAT2:
 	case SIDE_OPENAT2_CREAT:
 	case SIDE_SOCKET:
@@ -143,7 +107,8 @@ void side_prep(struct io_uring_sqe *sqe, enum side_op op)
 {
 	switch (op) {
 	case SIDE_READ:
-		io_uring_prep_read(sqe, block_fd, block_buf, READ_SIZE, 0);
+		io_uring_prep_read(sqe, fx.block_fd, fx.block_buf,
+				   BENCH_READ_SIZE, 0);
 		break;
 	case SIDE_OPENAT2:
 		io_uring_prep_openat2(sqe, AT_FDCWD, OPEN_PATH,
@@ -160,8 +125,9 @@ void side_prep(struct io_uring_sqe *sqe, enum side_op op)
 		io_uring_prep_socket(sqe, AF_VSOCK, SOCK_STREAM, 0, 0);
 		break;
 	case SIDE_CONNECT:
-		io_uring_prep_connect(sqe, sock_fd, (struct sockaddr *)&addr,
-				      sizeof(addr));
+		io_uring_prep_connect(sqe, fx.sock_fd,
+				      (struct sockaddr *)&fx.addr,
+				      sizeof(fx.addr));
 		break;
 	default:
 		io_uring_prep_nop(sqe);
