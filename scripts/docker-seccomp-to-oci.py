@@ -20,12 +20,13 @@ import json
 import sys
 
 # moby's oci/caps DefaultCapabilities(): what a "docker run" without
-# --cap-add/--cap-drop/--privileged gets
-DOCKER_DEFAULT_CAPS = {
+# --cap-add/--cap-drop/--privileged gets (also the bundle's capabilities:
+# scripts/oci-bundle-config.py)
+DOCKER_DEFAULT_CAPS = (
     "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD",
     "CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP",
     "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE",
-}
+)
 NATIVE_SCMP = "SCMP_ARCH_X86_64"
 NATIVE_GO = "amd64"
 

@@ -11,14 +11,18 @@ and linux.seccomp from SECCOMP_JSON (scripts/docker-seccomp-to-oci.py's
 output). No no_new_privs: Docker does not set it by default either, so
 crun loads the filter while it still has CAP_SYS_ADMIN.
 """
+import importlib.util
 import json
+import os
 import sys
 
-DOCKER_DEFAULT_CAPS = [
-    "CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FSETID", "CAP_FOWNER", "CAP_MKNOD",
-    "CAP_NET_RAW", "CAP_SETGID", "CAP_SETUID", "CAP_SETFCAP", "CAP_SETPCAP",
-    "CAP_NET_BIND_SERVICE", "CAP_SYS_CHROOT", "CAP_KILL", "CAP_AUDIT_WRITE",
-]
+# Docker's default capability set, as the seccomp conversion has it
+_spec = importlib.util.spec_from_file_location(
+    "docker_seccomp_to_oci",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "docker-seccomp-to-oci.py"))
+_conv = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_conv)
+DOCKER_DEFAULT_CAPS = list(_conv.DOCKER_DEFAULT_CAPS)
 
 
 def mount(dest, typ, source, options):

@@ -24,6 +24,7 @@ diff when not), and exits 1 when it does not.
 """
 import difflib
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -50,7 +51,6 @@ def docker_rules(profile_path):
     conv = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conv)
     with open(profile_path) as f:
-        import json
         oci = conv.convert(json.load(f), conv.DOCKER_DEFAULT_CAPS, URING)
     allowed, some = set(), {}
     for rule in oci["syscalls"]:
