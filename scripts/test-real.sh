@@ -38,7 +38,8 @@ CC="${CC:-gcc}"
 "$CC" -std=gnu11 -O2 -Wall -Wextra -Werror -static -I "$REPO_DIR/selftests" \
 	-isystem "$kdir/usr/include" \
 	-o "$stage/tests/bin/uring-policy" "$REPO_DIR"/real-tests/*.c -lpthread
-cp "$scripts/real/run-real.sh" "$scripts/real/tap.sh" "$scripts/real/mariadb.sh" "$stage/tests/"
+cp "$scripts/real/run-real.sh" "$scripts/real/tap.sh" "$scripts/real/mariadb.sh" \
+	"$scripts/real/crun.sh" "$stage/tests/"
 cp -a "$scripts/real/suites" "$stage/tests/"
 # the container: uring-policy alone, the mount points crun needs
 root="$stage/tests/bundle/rootfs"

@@ -11,16 +11,13 @@
 set -euo pipefail
 # shellcheck source=scripts/real/tap.sh
 source /tests/tap.sh
+# shellcheck source=scripts/real/crun.sh
+source /tests/crun.sh
 echo "# suite: real/crun-docker-default"
 tap_force_uring
-bundle=/run/uring-bundle
-rm -rf "$bundle"
-cp -a /tests/bundle "$bundle"
-sed -i "s/@EXPECT@/$URING_SECCOMP_EXPECT/" "$bundle/config.json"
 echo "# $(crun --version | head -1)"
 rc=0
-crun run --bundle "$bundle" uring-docker-default >/run/crun.out 2>&1 || rc=$?
+run_bundle config.json "$URING_SECCOMP_EXPECT" uring-docker-default || rc=$?
 check "crun ran the bundle with Docker's default profile (exit $rc)" test "$rc" = 0
-tap_lines container </run/crun.out
-crun delete -f uring-docker-default >/dev/null 2>&1 || true
+tap_lines container </run/uring-docker-default.out
 tap_end
